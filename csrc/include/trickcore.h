@@ -1,0 +1,254 @@
+/*
+ * trickcore.h - the single public header of the trickcore C core.
+ *
+ * A plain C99 library for trick-taking card games: 128-card bitboards, a deck
+ * description, legal-move generation and trick resolution for every follow and
+ * winner rule the trickcore games need, a portable seeded RNG, random playouts
+ * and perft.  No allocation, no global state, no I/O: every function works on
+ * caller-owned structs, so the library is thread-safe and embeddable anywhere.
+ *
+ * Conventions
+ *   - Functions return TC_OK (0) or a negative tc_status; tc_strerror() names it.
+ *   - A card is an id 0..TC_MAX_CARDS-1 chosen by the game when it builds its
+ *     deck (tc_deck_add); its suit, rank, strength and points live in the deck.
+ *   - A move is a card id plus a declaration bit (see TC_MOVE below).
+ *   - Seats are 0..n_players-1, play goes to increasing seat numbers mod n.
+ */
+#ifndef TRICKCORE_H
+#define TRICKCORE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TC_VERSION_MAJOR 1
+#define TC_VERSION_MINOR 0
+#define TC_VERSION_STRING "1.0.0"
+
+#define TC_MAX_CARDS 128   /* card ids 0..127: two 64-bit words */
+#define TC_MAX_SUITS 8
+#define TC_MAX_PLAYERS 8
+#define TC_NO_SUIT (-1)    /* suit of suitless cards (Jupiter, Juno, lambs) */
+#define TC_MAX_MOVES 256   /* enough for any hand: every card twice (declarations) */
+
+/* ---- status codes -------------------------------------------------------- */
+typedef enum {
+    TC_OK = 0,
+    TC_E_CARD = -1,        /* card id out of range or not in the deck */
+    TC_E_NOT_IN_HAND = -2, /* the card is not in the player's hand */
+    TC_E_ILLEGAL = -3,     /* the card is in hand but the follow rule forbids it */
+    TC_E_PLAYERS = -4,     /* player count outside 2..TC_MAX_PLAYERS */
+    TC_E_DECL = -5,        /* a declaration on a card that takes none */
+    TC_E_STATE = -6,       /* the state does not allow this (hand over, trick full) */
+    TC_E_ARG = -7,         /* another bad argument (suit, rule, size) */
+    TC_E_FULL = -8         /* the deck already holds TC_MAX_CARDS cards */
+} tc_status;
+
+const char *tc_strerror(int status);
+const char *tc_version(void);
+
+/* ---- card sets ----------------------------------------------------------- */
+/* Bit i of the 128-bit set is card id i: w[0] holds ids 0..63, w[1] ids 64..127.
+ * Measured against one 32-bit holding per suit (docs/engine.md): two words make
+ * union/popcount/random choice 2-4 ops instead of 8, and per-suit questions are
+ * one AND with a precomputed suit mask, so two words win on every hot path. */
+typedef struct { uint64_t w[2]; } tc_cards;
+
+static inline tc_cards tc_cards_empty(void) { tc_cards c = {{0, 0}}; return c; }
+static inline tc_cards tc_cards_of(int card) {
+    tc_cards c = {{0, 0}};
+    c.w[card >> 6] = (uint64_t)1 << (card & 63);
+    return c;
+}
+static inline tc_cards tc_or(tc_cards a, tc_cards b) { a.w[0] |= b.w[0]; a.w[1] |= b.w[1]; return a; }
+static inline tc_cards tc_and(tc_cards a, tc_cards b) { a.w[0] &= b.w[0]; a.w[1] &= b.w[1]; return a; }
+static inline tc_cards tc_minus(tc_cards a, tc_cards b) { a.w[0] &= ~b.w[0]; a.w[1] &= ~b.w[1]; return a; }
+static inline int tc_is_empty(tc_cards a) { return (a.w[0] | a.w[1]) == 0; }
+static inline int tc_has(tc_cards a, int card) { return (int)((a.w[card >> 6] >> (card & 63)) & 1u); }
+static inline int tc_equal(tc_cards a, tc_cards b) { return a.w[0] == b.w[0] && a.w[1] == b.w[1]; }
+
+int tc_count(tc_cards a);               /* popcount */
+int tc_first(tc_cards a);               /* lowest id, -1 if empty */
+int tc_last(tc_cards a);                /* highest id, -1 if empty */
+int tc_nth(tc_cards a, int n);          /* the n-th (0-based) set id in ascending order, -1 if none */
+int tc_next(tc_cards a, int after);     /* lowest id > after, -1 if none; iterate from after=-1 */
+int tc_to_array(tc_cards a, uint8_t *out); /* writes ids ascending, returns the count */
+
+/* ---- seeded random generator -------------------------------------------- */
+/* xoshiro256** seeded through splitmix64.  Part of the API contract: the same
+ * seed yields the same sequence, shuffles and deals on every platform.
+ *   tc_rng_seed:  s[i] = splitmix64 outputs 1..4 starting from state = seed.
+ *   tc_rng_below: uniform in [0, n) by Lemire's multiply-shift on the high
+ *                 32 bits x of next(): m = x * n (64-bit); if (uint32)m < (2^32 - n) mod n
+ *                 draw again; the result is m >> 32.
+ *   tc_shuffle:   Fisher-Yates from the top: for i = len-1 .. 1,
+ *                 j = tc_rng_below(i+1), swap a[i], a[j]. */
+typedef struct { uint64_t s[4]; } tc_rng;
+
+void tc_rng_seed(tc_rng *rng, uint64_t seed);
+uint64_t tc_rng_next(tc_rng *rng);
+uint32_t tc_rng_below(tc_rng *rng, uint32_t n);  /* n >= 1 */
+void tc_shuffle(tc_rng *rng, uint8_t *a, int len);
+/* Shuffle the ids of `cards` ascending-listed, then deal hand_size to each of
+ * n_players seats in turn-blocks (seat 0 gets the first hand_size cards, ...);
+ * the remaining cards go to *rest (may be NULL). */
+int tc_deal(tc_rng *rng, tc_cards cards, int n_players, int hand_size, tc_cards *hands, tc_cards *rest);
+
+/* ---- deck description ---------------------------------------------------- */
+/* Card roles, a bit set per card:
+ *   TC_ROLE_ALWAYS     may always be played, never follows or sets the lead,
+ *                      never wins (Beim Jupiter's Opferlamm).
+ *   TC_ROLE_TOP_TRUMP  suitless trump above every trump; counts as the trump
+ *                      suit for following; among several the first played wins
+ *                      (Jupiter, Juno).
+ *   TC_ROLE_DECLARED   strength declared when played: declaration 0 gives
+ *                      decl_strength[0], 1 gives decl_strength[1] (God card).
+ *   TC_ROLE_TWIN       identical to every other TWIN card: a hand holding several
+ *                      offers one move (the lowest id) - lambs. */
+enum {
+    TC_ROLE_ALWAYS = 1,
+    TC_ROLE_TOP_TRUMP = 2,
+    TC_ROLE_DECLARED = 4,
+    TC_ROLE_TWIN = 8
+};
+
+typedef struct {
+    int n_suits;
+    int n_cards;                         /* ids 0..n_cards-1 are in use */
+    int8_t suit[TC_MAX_CARDS];           /* 0..n_suits-1 or TC_NO_SUIT */
+    uint8_t rank[TC_MAX_CARDS];          /* face value / natural order */
+    uint8_t strength[TC_MAX_CARDS];      /* order within its suit when not trump */
+    uint8_t trump_strength[TC_MAX_CARDS];/* order within the trump suit */
+    uint8_t points[TC_MAX_CARDS];        /* card points counted in won tricks */
+    uint8_t role[TC_MAX_CARDS];          /* TC_ROLE_* bits */
+    uint8_t decl_strength[2];            /* strengths of declarations 0 and 1 */
+    tc_cards all;                        /* every card of the deck */
+    tc_cards suit_mask[TC_MAX_SUITS];
+    tc_cards always, top_trump, declared, twin; /* cards with each role */
+} tc_deck;
+
+void tc_deck_init(tc_deck *d, int n_suits);
+/* Add one card; returns its id (the next free id) or a negative status.
+ * trump_strength = strength when the game's order does not change for trumps. */
+int tc_deck_add(tc_deck *d, int suit, int rank, int strength, int trump_strength, int points, int role);
+void tc_deck_set_decl(tc_deck *d, int strength0, int strength1);
+
+/* ---- rules of a deal ------------------------------------------------------- */
+typedef enum {
+    TC_FOLLOW_FREE = 0,      /* any card (Sticheln) */
+    TC_FOLLOW_SUIT = 1,      /* follow the led category if able, else anything; honours
+                                TC_ROLE_ALWAYS / TOP_TRUMP (Squint, Beim Jupiter, reference) */
+    TC_FOLLOW_OVERTRUMP = 2, /* follow; else trump; over-trump if able, under-trump if not
+                                (Klaberjass §7.2) */
+    TC_FOLLOW_DOUBLE = 3     /* Hattrick double trick: every card legal; it joins an open
+                                colour, opens the second, or passes (third colour) */
+} tc_follow;
+
+typedef enum {
+    TC_WIN_TRUMP = 0,        /* top trumps (first played) > highest trump > highest of led suit */
+    TC_WIN_OFFLEAD_HIGH = 1, /* Sticheln: every non-lead colour is trump except zeros (rank 0);
+                                highest trump wins, ties to the first played; else highest led */
+    TC_WIN_OFFLEAD_LOW = 2,  /* verkehrt: as above but the lowest trump wins */
+    TC_WIN_DOUBLE = 3        /* Hattrick: highest rank in each of the two tricks */
+} tc_winner;
+
+typedef struct {
+    int n_players;           /* 2..TC_MAX_PLAYERS */
+    int follow;              /* tc_follow */
+    int winner;              /* tc_winner */
+    int trump;               /* trump suit or TC_NO_SUIT */
+} tc_rules;
+
+/* ---- a trick in progress ------------------------------------------------- */
+#define TC_LED_NONE (-1)     /* nothing led yet (empty, or lambs only) */
+#define TC_LED_TRUMP (-2)    /* a top trump was led with no trump suit; else the trump suit */
+#define TC_PILE_PASS 2       /* Hattrick: the card was passed */
+
+typedef struct {
+    int n_played;                  /* cards in the trick so far */
+    int leader;                    /* seat that played first */
+    uint8_t card[TC_MAX_PLAYERS];  /* in play order */
+    uint8_t power[TC_MAX_PLAYERS]; /* effective strength (declarations applied) */
+    uint8_t pile[TC_MAX_PLAYERS];  /* Hattrick: 0/1 = which open colour, 2 = passed */
+    int8_t led;                    /* led suit, TC_LED_NONE or TC_LED_TRUMP */
+    int8_t open[2];                /* Hattrick: open colours, TC_NO_SUIT if none */
+    int8_t best[2];                /* index of the current winner (per pile), -1 none */
+} tc_trick;
+
+void tc_trick_start(tc_trick *t, int leader);
+static inline int tc_trick_to_move(const tc_trick *t, int n_players) { return (t->leader + t->n_played) % n_players; }
+
+/* Legal cards from `hand` for the seat to move in trick `t`. */
+tc_cards tc_legal(const tc_deck *d, const tc_rules *r, const tc_trick *t, tc_cards hand);
+
+/* A move is card | decl << 7: decl 0 or 1 for TC_ROLE_DECLARED cards, else 0. */
+#define TC_MOVE(card, decl) ((card) | ((decl) << 7))
+#define TC_MOVE_CARD(m) ((m) & 127)
+#define TC_MOVE_DECL(m) (((m) >> 7) & 1)
+
+/* Distinct moves from the legal cards, ascending: declared cards give two moves,
+ * twins one.  Returns the count (<= TC_MAX_MOVES). */
+int tc_moves(const tc_deck *d, const tc_rules *r, const tc_trick *t, tc_cards hand, uint16_t *out);
+
+/* Add a card to the trick, updating the led category and the winner
+ * incrementally.  Does not check the hand or the follow rule (tc_play does). */
+int tc_trick_add(const tc_deck *d, const tc_rules *r, tc_trick *t, int move);
+/* Winning seat of a complete (or partial) trick; for TC_WIN_DOUBLE the winner of
+ * pile 0 or 1 (-1 if that pile is empty). */
+int tc_trick_winner(const tc_trick *t, int n_players, int pile);
+/* Hattrick next leader (sticheln.md H5); -1 for other rules. */
+int tc_trick_next_leader(const tc_deck *d, const tc_trick *t, int n_players);
+int tc_trick_points(const tc_deck *d, const tc_trick *t);
+
+/* ---- the trick phase of a deal ------------------------------------------ */
+typedef struct {
+    tc_cards hand[TC_MAX_PLAYERS];
+    tc_cards won[TC_MAX_PLAYERS];      /* cards of the tricks each seat won */
+    tc_cards passed[TC_MAX_PLAYERS];   /* Hattrick pass piles */
+    uint8_t tricks[TC_MAX_PLAYERS];    /* tricks won (Hattrick: tricks, up to 2 per double) */
+    uint16_t points[TC_MAX_PLAYERS];   /* card points won */
+    tc_trick trick;                    /* the trick being played */
+    int tricks_left;                   /* tricks (double tricks) still to be completed */
+    int last_winner;                   /* seat that won the last completed trick, -1 */
+} tc_play_state;
+
+/* Start the trick phase: hands are copied; `tricks` tricks are to be played. */
+int tc_play_init(tc_play_state *s, const tc_rules *r, const tc_cards *hands, int leader, int tricks);
+static inline int tc_play_over(const tc_play_state *s) { return s->tricks_left <= 0; }
+int tc_play_to_move(const tc_play_state *s, const tc_rules *r);  /* -1 when over */
+/* Legal moves of the seat to move (as tc_moves). */
+int tc_play_moves(const tc_deck *d, const tc_rules *r, const tc_play_state *s, uint16_t *out);
+/* Play a move for the seat to move; checks hand, follow rule and declaration.
+ * When the trick completes it is resolved and the next one started. */
+int tc_play(const tc_deck *d, const tc_rules *r, tc_play_state *s, int move);
+
+/* Play the rest of the trick phase with uniformly random legal moves. */
+int tc_playout(const tc_deck *d, const tc_rules *r, tc_play_state *s, tc_rng *rng);
+
+/* ---- perft --------------------------------------------------------------- */
+/* Leaf sums over every complete play sequence ("scored perft"). */
+typedef struct {
+    uint64_t leaves;
+    uint64_t tricks[TC_MAX_PLAYERS];
+    uint64_t points[TC_MAX_PLAYERS];
+} tc_perft_stats;
+
+/* Number of legal move sequences of length `depth` (or to the end of the trick
+ * phase if it comes first); stats (may be NULL) sums tricks and points over the
+ * leaves.  depth < 0 means to the end. */
+uint64_t tc_perft(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int depth, tc_perft_stats *stats);
+
+/* ---- the reference game (benchmark) -------------------------------------- */
+/* 4 players x 13 cards of a 52-card deck (ids suit*13+rank), a trump suit,
+ * must follow suit, uniformly random legal card.  Fills `d`. */
+void tc_reference_deck(tc_deck *d);
+/* Deal from rng with trump rng-chosen, play out, return total tricks (always 13)
+ * and add the tricks per seat into tricks_out (may be NULL). */
+int tc_reference_playout(const tc_deck *d, tc_rng *rng, uint32_t *tricks_out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TRICKCORE_H */

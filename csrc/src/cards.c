@@ -1,0 +1,147 @@
+/* cards.c - 128-bit card sets, the seeded generator, shuffling and dealing. */
+#include "internal.h"
+
+static const char *const tc_messages[] = {
+    "ok",
+    "card id out of range or not in the deck",
+    "card not in the player's hand",
+    "card not allowed by the follow rule",
+    "player count out of range",
+    "declaration on a card that takes none",
+    "action not possible in this state",
+    "bad argument",
+    "deck full",
+};
+
+const char *tc_strerror(int status) {
+    if (status > 0 || status < TC_E_FULL) return "unknown status";
+    return tc_messages[-status];
+}
+
+const char *tc_version(void) { return TC_VERSION_STRING; }
+
+int tc_count(tc_cards a) { return TC_POPCNT64(a.w[0]) + TC_POPCNT64(a.w[1]); }
+
+int tc_first(tc_cards a) {
+    if (a.w[0]) return TC_CTZ64(a.w[0]);
+    if (a.w[1]) return 64 + TC_CTZ64(a.w[1]);
+    return -1;
+}
+
+int tc_last(tc_cards a) {
+    if (a.w[1]) return 127 - TC_CLZ64(a.w[1]);
+    if (a.w[0]) return 63 - TC_CLZ64(a.w[0]);
+    return -1;
+}
+
+/* Select the n-th set bit of one word by clearing the n lowest (hands are small,
+ * so this beats a portable broadword select). */
+static int select64(uint64_t w, int n) {
+    while (n-- > 0) w &= w - 1;
+    return TC_CTZ64(w);
+}
+
+int tc_nth(tc_cards a, int n) {
+    int c0;
+    if (n < 0) return -1;
+    c0 = TC_POPCNT64(a.w[0]);
+    if (n < c0) return select64(a.w[0], n);
+    n -= c0;
+    if (n < TC_POPCNT64(a.w[1])) return 64 + select64(a.w[1], n);
+    return -1;
+}
+
+int tc_next(tc_cards a, int after) {
+    int from = after + 1;
+    if (from < 0) from = 0;
+    if (from >= 128) return -1;
+    if (from < 64) {
+        uint64_t w = a.w[0] & (~(uint64_t)0 << from);
+        if (w) return TC_CTZ64(w);
+        from = 64;
+    }
+    {
+        uint64_t w = a.w[1] & (~(uint64_t)0 << (from - 64));
+        return w ? 64 + TC_CTZ64(w) : -1;
+    }
+}
+
+int tc_to_array(tc_cards a, uint8_t *out) {
+    int n = 0, k;
+    for (k = 0; k < 2; k++) {
+        uint64_t w = a.w[k];
+        while (w) {
+            out[n++] = (uint8_t)(64 * k + TC_CTZ64(w));
+            w &= w - 1;
+        }
+    }
+    return n;
+}
+
+/* ---- generator ---------------------------------------------------------- */
+static uint64_t splitmix64(uint64_t *x) {
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+void tc_rng_seed(tc_rng *rng, uint64_t seed) {
+    int i;
+    for (i = 0; i < 4; i++) rng->s[i] = splitmix64(&seed);
+}
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t tc_rng_next(tc_rng *rng) {
+    uint64_t *s = rng->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+uint32_t tc_rng_below(tc_rng *rng, uint32_t n) {
+    uint64_t m = (tc_rng_next(rng) >> 32) * (uint64_t)n;
+    uint32_t low = (uint32_t)m;
+    if (low < n) {
+        uint32_t threshold = (uint32_t)(0u - n) % n;
+        while (low < threshold) {
+            m = (tc_rng_next(rng) >> 32) * (uint64_t)n;
+            low = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+void tc_shuffle(tc_rng *rng, uint8_t *a, int len) {
+    int i;
+    for (i = len - 1; i > 0; i--) {
+        int j = (int)tc_rng_below(rng, (uint32_t)(i + 1));
+        uint8_t tmp = a[i];
+        a[i] = a[j];
+        a[j] = tmp;
+    }
+}
+
+int tc_deal(tc_rng *rng, tc_cards cards, int n_players, int hand_size, tc_cards *hands, tc_cards *rest) {
+    uint8_t ids[TC_MAX_CARDS];
+    int n = tc_to_array(cards, ids), p, i, k = 0;
+    if (n_players < 1 || n_players > TC_MAX_PLAYERS) return TC_E_PLAYERS;
+    if (hand_size < 0 || n_players * hand_size > n) return TC_E_ARG;
+    tc_shuffle(rng, ids, n);
+    for (p = 0; p < n_players; p++) {
+        hands[p] = tc_cards_empty();
+        for (i = 0; i < hand_size; i++, k++) hands[p] = tc_or(hands[p], tc_cards_of(ids[k]));
+    }
+    if (rest) {
+        *rest = tc_cards_empty();
+        for (; k < n; k++) *rest = tc_or(*rest, tc_cards_of(ids[k]));
+    }
+    return TC_OK;
+}

@@ -1,0 +1,156 @@
+/* play.c - the trick phase of a deal: checked play, random playouts, perft,
+ * and the benchmark reference game. */
+#include <string.h>
+#include "internal.h"
+
+int tc_play_init(tc_play_state *s, const tc_rules *r, const tc_cards *hands, int leader, int tricks) {
+    int p;
+    if (r->n_players < 2 || r->n_players > TC_MAX_PLAYERS) return TC_E_PLAYERS;
+    if (leader < 0 || leader >= r->n_players || tricks < 0) return TC_E_ARG;
+    memset(s, 0, sizeof *s);
+    for (p = 0; p < r->n_players; p++) s->hand[p] = hands[p];
+    tc_trick_start(&s->trick, leader);
+    s->tricks_left = tricks;
+    s->last_winner = -1;
+    return TC_OK;
+}
+
+int tc_play_to_move(const tc_play_state *s, const tc_rules *r) {
+    if (tc_play_over(s)) return -1;
+    return tc_trick_to_move(&s->trick, r->n_players);
+}
+
+int tc_play_moves(const tc_deck *d, const tc_rules *r, const tc_play_state *s, uint16_t *out) {
+    int seat = tc_play_to_move(s, r);
+    if (seat < 0) return 0;
+    return tc_moves(d, r, &s->trick, s->hand[seat], out);
+}
+
+/* Credit a completed trick and start the next one. */
+static void finish_trick(const tc_deck *d, const tc_rules *r, tc_play_state *s) {
+    tc_trick *t = &s->trick;
+    int n = r->n_players, i, next;
+    if (r->winner == TC_WIN_DOUBLE) {
+        for (i = 0; i < t->n_played; i++) {
+            int seat = (t->leader + i) % n;
+            tc_cards bit = tc_cards_of(t->card[i]);
+            if (t->pile[i] == TC_PILE_PASS) {
+                s->passed[seat] = tc_or(s->passed[seat], bit);
+            } else {
+                int w = tc_trick_winner(t, n, t->pile[i]);
+                s->won[w] = tc_or(s->won[w], bit);
+                s->points[w] = (uint16_t)(s->points[w] + d->points[t->card[i]]);
+            }
+        }
+        for (i = 0; i < 2; i++)
+            if (t->best[i] >= 0) s->tricks[tc_trick_winner(t, n, i)]++;
+        next = tc_trick_next_leader(d, t, n);
+    } else {
+        int w = tc_trick_winner(t, n, 0);
+        for (i = 0; i < t->n_played; i++) s->won[w] = tc_or(s->won[w], tc_cards_of(t->card[i]));
+        s->tricks[w]++;
+        s->points[w] = (uint16_t)(s->points[w] + tc_trick_points(d, t));
+        next = w;
+    }
+    s->last_winner = next;
+    s->tricks_left--;
+    tc_trick_start(t, next);
+}
+
+void tc__play_unchecked(const tc_deck *d, const tc_rules *r, tc_play_state *s, int move) {
+    int seat = tc_trick_to_move(&s->trick, r->n_players);
+    int card = TC_MOVE_CARD(move);
+    s->hand[seat] = tc_minus(s->hand[seat], tc_cards_of(card));
+    tc_trick_add(d, r, &s->trick, move);
+    if (s->trick.n_played == r->n_players) finish_trick(d, r, s);
+}
+
+int tc_play(const tc_deck *d, const tc_rules *r, tc_play_state *s, int move) {
+    int seat, card, decl;
+    if (tc_play_over(s)) return TC_E_STATE;
+    if (move < 0 || move >= 256) return TC_E_CARD;
+    card = TC_MOVE_CARD(move);
+    decl = TC_MOVE_DECL(move);
+    if (card >= d->n_cards) return TC_E_CARD;
+    if (decl && !(d->role[card] & TC_ROLE_DECLARED)) return TC_E_DECL;
+    seat = tc_trick_to_move(&s->trick, r->n_players);
+    if (!tc_has(s->hand[seat], card)) return TC_E_NOT_IN_HAND;
+    if (!tc_has(tc_legal(d, r, &s->trick, s->hand[seat]), card)) return TC_E_ILLEGAL;
+    tc__play_unchecked(d, r, s, move);
+    return TC_OK;
+}
+
+int tc_playout(const tc_deck *d, const tc_rules *r, tc_play_state *s, tc_rng *rng) {
+    tc_cards special = tc_or(d->declared, d->twin);
+    uint16_t moves[TC_MAX_MOVES];
+    while (!tc_play_over(s)) {
+        int seat = tc_trick_to_move(&s->trick, r->n_players);
+        tc_cards legal = tc_legal(d, r, &s->trick, s->hand[seat]);
+        int move;
+        if (tc_is_empty(tc_and(legal, special))) {
+            /* Plain cards: one move per legal card, pick one uniformly. */
+            int n = tc_count(legal);
+            if (n == 0) return TC_E_STATE;
+            move = tc_nth(legal, (int)tc_rng_below(rng, (uint32_t)n));
+        } else {
+            int n = tc_moves(d, r, &s->trick, s->hand[seat], moves);
+            move = moves[tc_rng_below(rng, (uint32_t)n)];
+        }
+        tc__play_unchecked(d, r, s, move);
+    }
+    return TC_OK;
+}
+
+static uint64_t perft_rec(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int depth,
+                          tc_perft_stats *stats) {
+    uint16_t moves[TC_MAX_MOVES];
+    uint64_t total = 0;
+    int n, i, p;
+    if (depth == 0 || tc_play_over(s)) {
+        if (stats) {
+            stats->leaves++;
+            for (p = 0; p < r->n_players; p++) {
+                stats->tricks[p] += s->tricks[p];
+                stats->points[p] += s->points[p];
+            }
+        }
+        return 1;
+    }
+    n = tc_play_moves(d, r, s, moves);
+    for (i = 0; i < n; i++) {
+        tc_play_state child = *s;               /* copy-make: no undo bookkeeping */
+        tc__play_unchecked(d, r, &child, moves[i]);
+        total += perft_rec(d, r, &child, depth - 1, stats);
+    }
+    return total;
+}
+
+uint64_t tc_perft(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int depth, tc_perft_stats *stats) {
+    if (stats) memset(stats, 0, sizeof *stats);
+    return perft_rec(d, r, s, depth < 0 ? -1 : depth, stats);
+}
+
+/* ---- reference game ----------------------------------------------------- */
+void tc_reference_deck(tc_deck *d) {
+    int suit, rank;
+    tc_deck_init(d, 4);
+    for (suit = 0; suit < 4; suit++)
+        for (rank = 0; rank < 13; rank++) tc_deck_add(d, suit, rank, rank, rank, 0, 0);
+}
+
+int tc_reference_playout(const tc_deck *d, tc_rng *rng, uint32_t *tricks_out) {
+    tc_rules r;
+    tc_cards hands[4];
+    tc_play_state s;
+    int p;
+    r.n_players = 4;
+    r.follow = TC_FOLLOW_SUIT;
+    r.winner = TC_WIN_TRUMP;
+    r.trump = (int)tc_rng_below(rng, 4);
+    tc_deal(rng, d->all, 4, 13, hands, NULL);
+    tc_play_init(&s, &r, hands, 0, 13);
+    tc_playout(d, &r, &s, rng);
+    if (tricks_out)
+        for (p = 0; p < 4; p++) tricks_out[p] += s.tricks[p];
+    return s.tricks[0] + s.tricks[1] + s.tricks[2] + s.tricks[3];
+}

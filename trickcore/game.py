@@ -1,0 +1,262 @@
+"""The one game-state interface every trickcore game implements.
+
+A game is a Python class that describes the *flow* of a game (deal, choices, bids,
+scoring); the trick mechanics (legal cards, trick winners) come from the C core
+through :mod:`trickcore._core`.  The contract, documented for users in
+``docs/game-interface.md``:
+
+* A state is created from ``(game name, player count, options, seed)`` and is a
+  pure function of those four plus the list of actions applied to it.  Chance
+  (shuffles, redeals) is drawn from a seeded generator inside the state, never
+  from actions, so ``replay(seed, history)`` rebuilds the same state.
+* ``current_player()`` is the seat to act, or ``TERMINAL`` (-1).
+* ``decision()`` names the kind of decision (e.g. ``"colour"``, ``"bid"``,
+  ``"play"``); ``""`` when terminal.
+* ``legal_actions()`` returns ascending compact integer ids, never empty while
+  the game runs; ``legal_action_strings()`` the same actions in the common text
+  notation (``docs/notation.md``), in the same order.
+* ``apply_action(a)`` takes an id or a string.  An illegal, malformed or
+  out-of-turn action raises :class:`IllegalActionError` (a ``ValueError``)
+  naming the action and the legal set, and leaves the state unchanged.
+* ``observation(seat)`` is a JSON-serialisable dict holding exactly what that
+  seat may know under the spec's "Information" section.
+* ``events_for(seat, start)`` yields the public (and the seat's own private)
+  events since index ``start``, for bots that track state.
+* Simultaneous secret choices are asked one seat at a time; their effect stays
+  out of every other seat's observation until all have chosen.
+"""
+
+from __future__ import annotations
+
+import abc
+import copy
+import dataclasses
+import json
+from typing import Any, Callable, Iterable, Sequence
+
+TERMINAL = -1
+
+Action = int
+Seat = int
+
+
+class TrickcoreError(Exception):
+    """Base class of every error trickcore raises on bad input."""
+
+
+class IllegalActionError(TrickcoreError, ValueError):
+    """An action that is not legal now: unknown text, not in the legal set, or out of turn."""
+
+
+class GameConfigError(TrickcoreError, ValueError):
+    """Unknown game, bad player count or bad option."""
+
+
+@dataclasses.dataclass(frozen=True)
+class OptionSpec:
+    """One typed game option (a variant flag or a match setting)."""
+
+    name: str
+    type: type
+    default: Any
+    help: str
+    choices: tuple | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def check(self, value: Any) -> Any:
+        if self.type is bool:
+            if not isinstance(value, bool):
+                raise GameConfigError(f"option {self.name!r} must be true or false, got {value!r}")
+        elif self.type is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise GameConfigError(f"option {self.name!r} must be an integer, got {value!r}")
+            if self.minimum is not None and value < self.minimum:
+                raise GameConfigError(f"option {self.name!r} must be >= {self.minimum}, got {value}")
+            if self.maximum is not None and value > self.maximum:
+                raise GameConfigError(f"option {self.name!r} must be <= {self.maximum}, got {value}")
+        elif self.type is str:
+            if not isinstance(value, str):
+                raise GameConfigError(f"option {self.name!r} must be a string, got {value!r}")
+        if self.choices is not None and value not in self.choices:
+            raise GameConfigError(
+                f"option {self.name!r} must be one of {', '.join(map(str, self.choices))}; got {value!r}")
+        return value
+
+
+@dataclasses.dataclass(frozen=True)
+class GameInfo:
+    """A registered game: its name, player counts, options and the state class."""
+
+    name: str
+    title: str
+    players: tuple[int, ...]
+    options: tuple[OptionSpec, ...]
+    factory: Callable[..., "GameState"]
+    summary: str = ""
+    variants: tuple[str, ...] = ()
+    teams: Callable[[int], tuple[tuple[int, ...], ...]] | None = None
+
+    def resolve_options(self, options: dict | None, num_players: int | None = None) -> dict:
+        """Fill defaults and validate ``options``; raise GameConfigError naming the bad key."""
+        options = dict(options or {})
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise GameConfigError(
+                f"game {self.name!r} has no option {unknown[0]!r}; options are: "
+                f"{', '.join(sorted(known)) or '(none)'}")
+        out = {}
+        for spec in self.options:
+            out[spec.name] = spec.check(options.get(spec.name, spec.default))
+        return out
+
+    def check_players(self, num_players: int) -> None:
+        if isinstance(num_players, bool) or not isinstance(num_players, int) or num_players not in self.players:
+            raise GameConfigError(
+                f"game {self.name!r} is played by {_fmt_counts(self.players)} players, not {num_players!r}")
+
+
+def _fmt_counts(counts: Sequence[int]) -> str:
+    c = sorted(counts)
+    if len(c) > 1 and c == list(range(c[0], c[-1] + 1)):
+        return f"{c[0]}-{c[-1]}"
+    return ", ".join(map(str, c))
+
+
+class GameState(abc.ABC):
+    """Base class of every game's state.  Subclasses implement the ``_``-methods."""
+
+    info: GameInfo  # set by the subclass (class attribute)
+
+    def __init__(self, num_players: int, options: dict | None = None, seed: int = 0):
+        self.info.check_players(num_players)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise GameConfigError(f"seed must be an integer in 0..2**64-1, got {seed!r}")
+        self.num_players = num_players
+        self.options = self.info.resolve_options(options, num_players)
+        self.seed = seed
+        self.history: list[str] = []
+        self._events: list[tuple[frozenset[int] | None, dict]] = []
+
+    # ---- to implement -------------------------------------------------------------
+    @abc.abstractmethod
+    def current_player(self) -> Seat: ...
+
+    @abc.abstractmethod
+    def decision(self) -> str: ...
+
+    @abc.abstractmethod
+    def _legal(self) -> list[Action]:
+        """Ascending legal action ids for the player to move."""
+
+    @abc.abstractmethod
+    def action_to_string(self, action: Action) -> str: ...
+
+    @abc.abstractmethod
+    def _parse(self, text: str) -> Action:
+        """Action id for ``text``; raise ValueError if it is not an action of this game."""
+
+    @abc.abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Apply a legal action (already checked)."""
+
+    @abc.abstractmethod
+    def observation(self, seat: Seat) -> dict: ...
+
+    @abc.abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abc.abstractmethod
+    def scores(self) -> list[float]:
+        """Match score of every seat so far (final once terminal)."""
+
+    # ---- provided -----------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        if self.is_terminal():
+            return []
+        return self._legal()
+
+    def legal_action_strings(self) -> list[str]:
+        return [self.action_to_string(a) for a in self.legal_actions()]
+
+    def string_to_action(self, text: str) -> Action:
+        try:
+            return self._parse(text.strip())
+        except (ValueError, KeyError, IndexError) as exc:
+            raise IllegalActionError(
+                f"{text!r} is not a {self.info.name} action ({exc}); legal now: "
+                f"{' '.join(self.legal_action_strings())}") from None
+
+    def apply_action(self, action: Action | str, seat: Seat | None = None) -> None:
+        """Apply ``action`` (id or text).  ``seat``, if given, must be the seat to move."""
+        if self.is_terminal():
+            raise IllegalActionError(f"the game is over; no action {action!r} can be applied")
+        if seat is not None and seat != self.current_player():
+            raise IllegalActionError(
+                f"seat {seat} acted out of turn: seat {self.current_player()} is to move ({self.decision()})")
+        if isinstance(action, str):
+            action = self.string_to_action(action)
+        legal = self._legal()
+        if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
+            try:
+                shown = self.action_to_string(action) if isinstance(action, int) else repr(action)
+            except (ValueError, KeyError, IndexError):
+                shown = repr(action)
+            raise IllegalActionError(
+                f"illegal {self.decision()} action {shown} for seat {self.current_player()}; legal: "
+                f"{' '.join(self.action_to_string(a) for a in legal)}")
+        text = self.action_to_string(action)
+        self._apply(action)
+        self.history.append(text)
+
+    def returns(self) -> list[float]:
+        """Final result per seat as in OpenSpiel: scores (the games are not zero-sum)."""
+        return [float(s) for s in self.scores()]
+
+    def ranks(self) -> list[int]:
+        """Standard competition ranking of the scores (1, 1, 3, ...); ties share a place."""
+        return competition_ranks(self.scores())
+
+    def clone(self) -> "GameState":
+        return copy.deepcopy(self)
+
+    # events --------------------------------------------------------------------------
+    def _emit(self, kind: str, visible_to: Iterable[int] | None = None, **data: Any) -> None:
+        """Record an event; ``visible_to=None`` means public."""
+        data = {"type": kind, **data}
+        self._events.append((None if visible_to is None else frozenset(visible_to), data))
+
+    def events_for(self, seat: Seat, start: int = 0) -> tuple[list[dict], int]:
+        """Events visible to ``seat`` with index >= ``start``, and the next start index."""
+        out = [dict(d) for vis, d in self._events[start:] if vis is None or seat in vis]
+        return out, len(self._events)
+
+    # serialisation -------------------------------------------------------------------
+    def to_record(self) -> dict:
+        return {"game": self.info.name, "players": self.num_players, "options": dict(self.options),
+                "seed": self.seed, "history": list(self.history)}
+
+    def to_string(self) -> str:
+        return json.dumps(self.to_record(), sort_keys=True)
+
+    def __repr__(self) -> str:
+        return (f"<{type(self).__name__} {self.info.name} players={self.num_players} seed={self.seed} "
+                f"actions={len(self.history)} to_move={self.current_player()}>")
+
+
+def competition_ranks(scores: Sequence[float]) -> list[int]:
+    """1 + the number of strictly better scores (BJ-30: 41, 30, 41 -> 1, 3, 1)."""
+    return [1 + sum(1 for t in scores if t > s) for s in scores]
+
+
+def replay(record: dict | str) -> GameState:
+    """Rebuild a state from :meth:`GameState.to_record` (or its JSON string)."""
+    from trickcore.games import new_game
+
+    if isinstance(record, str):
+        record = json.loads(record)
+    state = new_game(record["game"], record["players"], record.get("options"), record.get("seed", 0))
+    for text in record.get("history", []):
+        state.apply_action(text)
+    return state

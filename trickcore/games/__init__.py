@@ -1,0 +1,69 @@
+"""The game registry: every game and variant with its player counts.
+
+Games register themselves by module; the registry imports the modules lazily so
+that ``trickcore games`` and the tournament runner see every game without any
+game-specific code of their own.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from trickcore.game import GameConfigError, GameInfo, GameState
+
+# name -> module that defines GAME_INFO (or GAME_INFOS) for it
+_MODULES = (
+    "trickcore.games.beim_jupiter",
+    "trickcore.games.sticheln",
+    "trickcore.games.hattrick",
+    "trickcore.games.klaberjass",
+    "trickcore.games.squint",
+    "trickcore.games.reference",
+)
+
+_REGISTRY: dict[str, GameInfo] = {}
+_ALIASES: dict[str, str] = {}
+_loaded = False
+
+
+def register(info: GameInfo, aliases: tuple[str, ...] = ()) -> GameInfo:
+    _REGISTRY[info.name] = info
+    for a in aliases:
+        _ALIASES[a] = info.name
+    return info
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for mod in _MODULES:
+        try:
+            importlib.import_module(mod)
+        except ModuleNotFoundError as exc:  # a game not written yet is simply absent
+            if exc.name != mod:
+                raise
+
+
+def list_games() -> list[GameInfo]:
+    _load()
+    return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+
+
+def get_game(name: str) -> GameInfo:
+    _load()
+    key = str(name).strip().lower().replace("_", "-").replace(" ", "-")
+    key = _ALIASES.get(key, key)
+    try:
+        return _REGISTRY[key]
+    except KeyError:
+        raise GameConfigError(
+            f"unknown game {name!r}; known games: {', '.join(sorted(_REGISTRY))}") from None
+
+
+def new_game(name: str, players: int, options: dict | None = None, seed: int = 0) -> GameState:
+    """Create a new state of game ``name`` for ``players`` seats."""
+    info = get_game(name)
+    info.check_players(players)
+    return info.factory(players, options, seed)
