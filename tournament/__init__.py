@@ -1,0 +1,19 @@
+"""trickcore tournament runner: external bots over stdin/stdout, TOML-configured.
+
+Modules, bottom-up:
+
+* ``wire``     -- the protocol's messages (docs/protocol.md), pure encode/parse
+* ``process``  -- one bot program as an OS process: threads, bounded I/O, group kill
+* ``session``  -- the protocol conversation with one bot; misbehaviour -> BotFault
+* ``config``   -- TOML config validation (docs/tournament.md)
+* ``schedule`` -- tables, deals, seat rotations, seeds -> jobs
+* ``match``    -- the referee: one game at one table, fault policies
+* ``results``  -- append-only JSONL results, resume, output files
+* ``ratings``  -- standings: mean score with CIs, win share, openskill
+* ``runner``   -- the whole tournament: workers, disqualification, Ctrl-C
+* ``cli``      -- click commands: tournament, match, compliance
+"""
+
+from tournament.wire import PROTOCOL_VERSION
+
+__all__ = ["PROTOCOL_VERSION"]

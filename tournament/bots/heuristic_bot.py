@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""The heuristic bot: a per-game policy where one exists, random play otherwise.
+
+For game ``beim-jupiter`` it imports ``trickcore.policies.beim_jupiter`` and asks its
+``choose(observation, legal) -> option``.  The lookup is generic (importlib on the
+game name announced in ``newgame``), so a new game gets a heuristic bot by adding a
+policy module, without touching this file.  A game without a policy module, or a
+policy that returns something illegal or raises, falls back to a seeded random choice
+and says so on stderr.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+if __package__ in (None, ""):
+    # Run as a file ({python} {bots}/heuristic_bot.py): make the checkout importable.
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tournament.bots.sdk import Bot, Option, run, seeded_choice  # noqa: E402
+
+POLICY_PACKAGE = "trickcore.policies"
+
+
+def policy_module_name(game: str) -> str:
+    return f"{POLICY_PACKAGE}.{game.replace('-', '_').replace(' ', '_').lower()}"
+
+
+def load_policy(game: str):
+    """The game's ``choose`` function, or None when the game has no policy module."""
+    name = policy_module_name(game)
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        # Only a missing policy module means "no policy"; a policy whose own imports fail
+        # is a bug that must not be hidden behind random play.
+        if exc.name in (name, POLICY_PACKAGE, "trickcore"):
+            return None
+        raise
+    choose = getattr(module, "choose", None)
+    if not callable(choose):
+        raise TypeError(f"{name} has no function choose(observation, legal)")
+    return choose
+
+
+class HeuristicBot(Bot):
+    name = "heuristic"
+    author = "trickcore"
+    declared_options = (Option("seed", "int", 0, 0, 2**32 - 1),)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.policies: dict[str, object] = {}
+
+    def new_game(self, game: dict) -> None:
+        super().new_game(game)
+        name = game.get("game", "")
+        if name not in self.policies:
+            self.policies[name] = load_policy(name)
+            if self.policies[name] is None:
+                print(f"heuristic: no module {policy_module_name(name)}; playing randomly", file=sys.stderr)
+
+    def choose(self, view: dict, legal: list[str], request: dict) -> str:
+        policy = self.policies.get(self.game.get("game", ""))
+        if policy is not None:
+            try:
+                choice = policy(view, legal)
+            except Exception as exc:  # a policy bug costs a random move, not the game
+                print(f"heuristic: policy raised {exc!r}; playing randomly", file=sys.stderr)
+            else:
+                if choice in legal:
+                    return choice
+                print(f"heuristic: policy chose {choice!r}, not in {legal}; playing randomly", file=sys.stderr)
+        return seeded_choice(legal, self.options["seed"], view, legal)
+
+
+if __name__ == "__main__":
+    run(HeuristicBot())

@@ -1,0 +1,487 @@
+"""Tournament configuration: TOML in, validated dataclasses out, effective TOML back.
+
+Every error names the key it is about (``bots[2].command``, ``time.decision_ms``) and
+what is wrong, and all errors of a file are reported together, so a user fixes a
+config in one round trip.  The reference for every key is ``docs/tournament.md``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import hashlib
+import json
+import os
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from trickcore.game import GameConfigError, GameInfo
+from trickcore.games import get_game
+
+FORMATS = ("round-robin", "duplicate", "gauntlet")
+FAULT_CLASSES = ("handshake", "protocol", "illegal", "timeout", "crash", "flood", "garbage")
+FAULT_ACTIONS = ("substitute", "forfeit")
+KEEP_CHOICES = ("all", "failed", "none")
+RESTART_CHOICES = ("table", "game")
+
+BUNDLED_BOTS_DIR = Path(__file__).resolve().parent / "bots"
+
+# Keys whose value may differ between the start of a run and its --resume without
+# changing any game's result: where the files go and how many tables run at once.
+RUN_ENVIRONMENT_KEYS = (("tournament", "output"), ("tournament", "concurrency"))
+
+
+class ConfigError(ValueError):
+    """One or more problems in a tournament config; ``problems`` lists them one per key."""
+
+    def __init__(self, problems: list[str], source: str = "config"):
+        self.problems = list(problems)
+        self.source = source
+        super().__init__(f"{source}: " + "; ".join(self.problems) if len(self.problems) == 1 else
+                         f"{source}: {len(self.problems)} problems:\n  " + "\n  ".join(self.problems))
+
+
+@dataclasses.dataclass(frozen=True)
+class FaultPolicy:
+    """What happens when a bot commits one fault of a class.
+
+    ``action`` applies to each fault: ``substitute`` plays a random legal option for the
+    bot (seeded, so reproducible) and keeps asking it; ``forfeit`` ends the bot's part in
+    the game (the runner plays its remaining decisions randomly, the bot ranks last).
+    ``forfeit_after`` turns the n-th fault of this class in one game into a forfeit
+    (0 = never).  ``disqualify_after`` removes the bot from the rest of the tournament
+    once it has committed that many faults of this class in total (0 = never).
+    """
+
+    action: str = "substitute"
+    forfeit_after: int = 0
+    disqualify_after: int = 0
+
+
+DEFAULT_POLICIES = {
+    "handshake": FaultPolicy("forfeit"),
+    "protocol": FaultPolicy("substitute", forfeit_after=3),
+    "illegal": FaultPolicy("substitute", forfeit_after=3),
+    "timeout": FaultPolicy("substitute", forfeit_after=3),
+    "crash": FaultPolicy("forfeit"),
+    "flood": FaultPolicy("substitute", forfeit_after=3),
+    "garbage": FaultPolicy("substitute", forfeit_after=3),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class TimeControl:
+    startup_ms: float = 10000  # process start to ``trickcoreok``
+    ready_ms: float = 5000  # ``isready`` to ``readyok`` (each barrier)
+    decision_ms: float = 10000  # one request to its action
+    game_ms: float = 0  # total thinking time per bot per game; 0 = no game budget
+    shutdown_ms: float = 1000  # ``quit`` to process exit before the runner kills it
+
+
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    max_line_bytes: int = 65536  # longest bot line accepted
+    max_lines_per_request: int = 1000  # bot lines (info included) per request before it is a flood
+    stderr_bytes: int = 65536  # stderr kept per bot and game (the tail)
+
+
+@dataclasses.dataclass(frozen=True)
+class Records:
+    transcripts: str = "all"  # all | failed | none: per-game protocol transcript files
+    stderr: str = "failed"  # all | failed | none: per-game bot stderr files
+
+
+@dataclasses.dataclass(frozen=True)
+class BotConfig:
+    name: str
+    command: tuple[str, ...]  # placeholders {python}, {bots}, {config_dir} already expanded
+    cwd: str | None = None
+    env: tuple[tuple[str, str], ...] = ()
+    options: tuple[tuple[str, Any], ...] = ()
+    restart: str = "table"  # table: one process per table, reused; game: a fresh process per game
+    key: str = "bots[0]"  # where in the config this bot is defined, for error messages
+
+    def options_dict(self) -> dict:
+        return dict(self.options)
+
+    def environment(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(dict(self.env))
+        return env
+
+
+@dataclasses.dataclass(frozen=True)
+class TournamentConfig:
+    game: str  # canonical registry name
+    players: int
+    game_options: dict  # resolved with defaults by the game
+    format: str
+    deals: int
+    seed: int
+    concurrency: int
+    output: str
+    name: str
+    candidate: str | None  # gauntlet only
+    auto_play_forced: bool
+    time: TimeControl
+    limits: Limits
+    records: Records
+    failures: dict[str, FaultPolicy]
+    bots: tuple[BotConfig, ...]
+    source: str = "config"
+    raw_bots: tuple[dict, ...] = ()  # bots as written (placeholders kept), for the effective config
+
+    @property
+    def game_info(self) -> GameInfo:
+        return get_game(self.game)
+
+    def bot(self, name: str) -> BotConfig:
+        for b in self.bots:
+            if b.name == name:
+                return b
+        raise KeyError(name)
+
+    def effective(self) -> dict:
+        """The complete config with every default filled in, as written to the output folder."""
+        out: dict[str, Any] = {
+            "game": {"name": self.game, "players": self.players, "options": dict(self.game_options)},
+            "tournament": {"name": self.name, "format": self.format, "deals": self.deals, "seed": self.seed,
+                           "concurrency": self.concurrency, "output": self.output,
+                           "auto_play_forced": self.auto_play_forced},
+            "time": dataclasses.asdict(self.time),
+            "limits": dataclasses.asdict(self.limits),
+            "records": dataclasses.asdict(self.records),
+            "failures": {k: dataclasses.asdict(v) for k, v in self.failures.items()},
+            "bots": [dict(b) for b in self.raw_bots],
+        }
+        if self.candidate is not None:
+            out["tournament"]["candidate"] = self.candidate
+        return out
+
+    def fingerprint(self) -> str:
+        """Hash of everything that can change a game's result; a resume must match it."""
+        eff = self.effective()
+        for section, key in RUN_ENVIRONMENT_KEYS:
+            eff[section].pop(key, None)
+        # Bots are compared as written (placeholders unexpanded), so that moving the
+        # checkout or the interpreter is not mistaken for a different program.
+        blob = json.dumps(eff, sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+# ---- validation helpers -------------------------------------------------------------
+
+class _Checker:
+    """Collects problems while walking the TOML document."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def error(self, key: str, message: str) -> None:
+        self.problems.append(f"{key}: {message}")
+
+    def unknown_keys(self, table: dict, allowed: tuple[str, ...], prefix: str) -> None:
+        for key in table:
+            if key not in allowed:
+                hint = difflib.get_close_matches(key, allowed, n=1)
+                full = f"{prefix}.{key}" if prefix else key
+                self.error(full, "unknown key" + (f" (did you mean {hint[0]!r}?)" if hint else
+                                                   f"; allowed here: {', '.join(allowed)}"))
+
+    def table(self, doc: dict, key: str, prefix: str = "") -> dict:
+        full = f"{prefix}.{key}" if prefix else key
+        value = doc.get(key, {})
+        if not isinstance(value, dict):
+            self.error(full, f"must be a table, got {_type_name(value)}")
+            return {}
+        return value
+
+    def integer(self, table: dict, key: str, prefix: str, default: int | None, minimum: int | None = None,
+                maximum: int | None = None, required: bool = False) -> int | None:
+        full = f"{prefix}.{key}" if prefix else key
+        if key not in table:
+            if required:
+                self.error(full, "missing (an integer)")
+            return default
+        value = table[key]
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.error(full, f"must be an integer, got {_type_name(value)} {value!r}")
+            return default
+        if minimum is not None and value < minimum:
+            self.error(full, f"must be >= {minimum}, got {value}")
+            return default
+        if maximum is not None and value > maximum:
+            self.error(full, f"must be <= {maximum}, got {value}")
+            return default
+        return value
+
+    def number(self, table: dict, key: str, prefix: str, default: float, minimum: float = 0.0) -> float:
+        full = f"{prefix}.{key}"
+        if key not in table:
+            return default
+        value = table[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            self.error(full, f"must be a number, got {_type_name(value)} {value!r}")
+            return default
+        if value < minimum:
+            self.error(full, f"must be >= {minimum:g}, got {value}")
+            return default
+        return value
+
+    def string(self, table: dict, key: str, prefix: str, default: str | None, choices: tuple[str, ...] = (),
+               required: bool = False) -> str | None:
+        full = f"{prefix}.{key}" if prefix else key
+        if key not in table:
+            if required:
+                self.error(full, "missing (a string)" if not choices else f"missing (one of {', '.join(choices)})")
+            return default
+        value = table[key]
+        if not isinstance(value, str):
+            self.error(full, f"must be a string, got {_type_name(value)} {value!r}")
+            return default
+        if choices and value not in choices:
+            self.error(full, f"must be one of {', '.join(choices)}, got {value!r}")
+            return default
+        return value
+
+    def boolean(self, table: dict, key: str, prefix: str, default: bool) -> bool:
+        full = f"{prefix}.{key}"
+        if key not in table:
+            return default
+        value = table[key]
+        if not isinstance(value, bool):
+            self.error(full, f"must be true or false, got {_type_name(value)} {value!r}")
+            return default
+        return value
+
+
+def _type_name(value: Any) -> str:
+    return {bool: "a boolean", int: "an integer", float: "a float", str: "a string", list: "an array",
+            dict: "a table"}.get(type(value), type(value).__name__)
+
+
+def expand_placeholders(word: str, config_dir: Path) -> str:
+    """``{python}`` = this interpreter, ``{bots}`` = the bundled bots folder,
+    ``{config_dir}`` = the folder of the config file; so configs run on any machine."""
+    return (word.replace("{python}", sys.executable)
+            .replace("{bots}", str(BUNDLED_BOTS_DIR))
+            .replace("{config_dir}", str(config_dir)))
+
+
+TOP_KEYS = ("game", "tournament", "time", "limits", "records", "failures", "bots")
+GAME_KEYS = ("name", "players", "options")
+TOURNAMENT_KEYS = ("name", "format", "deals", "seed", "concurrency", "output", "candidate", "auto_play_forced")
+BOT_KEYS = ("name", "command", "cwd", "env", "options", "restart")
+POLICY_KEYS = ("action", "forfeit_after", "disqualify_after")
+
+
+def parse_config(doc: dict, source: str = "config", config_dir: Path | None = None) -> TournamentConfig:
+    """Validate a TOML document (already parsed) and build the config; raise ConfigError."""
+    config_dir = Path(config_dir or ".").resolve()
+    c = _Checker()
+    c.unknown_keys(doc, TOP_KEYS, "")
+
+    # [game]
+    game_t = c.table(doc, "game")
+    c.unknown_keys(game_t, GAME_KEYS, "game")
+    game_name = c.string(game_t, "name", "game", None, required=True)
+    info: GameInfo | None = None
+    if game_name is not None:
+        try:
+            info = get_game(game_name)
+        except GameConfigError as exc:
+            c.error("game.name", str(exc))
+    players = c.integer(game_t, "players", "game", None, minimum=1)
+    if info is not None and players is None:
+        players = min(info.players)
+    if info is not None and players is not None:
+        try:
+            info.check_players(players)
+        except GameConfigError as exc:
+            c.error("game.players", str(exc))
+            players = None
+    game_options: dict = {}
+    raw_options = c.table(game_t, "options", "game")
+    if info is not None:
+        try:
+            game_options = info.resolve_options(raw_options, players)
+        except GameConfigError as exc:
+            c.error("game.options", str(exc))
+
+    # [tournament]
+    t = c.table(doc, "tournament")
+    c.unknown_keys(t, TOURNAMENT_KEYS, "tournament")
+    fmt = c.string(t, "format", "tournament", "round-robin", FORMATS)
+    deals = c.integer(t, "deals", "tournament", 1, minimum=1)
+    seed = c.integer(t, "seed", "tournament", 1, minimum=0, maximum=2**63 - 1)
+    concurrency = c.integer(t, "concurrency", "tournament", os.cpu_count() or 1, minimum=1)
+    output = c.string(t, "output", "tournament", "tournament-out")
+    name = c.string(t, "name", "tournament", Path(source).stem if source != "config" else "tournament")
+    candidate = c.string(t, "candidate", "tournament", None)
+    auto_play_forced = c.boolean(t, "auto_play_forced", "tournament", False)
+
+    # [time], [limits], [records]
+    tt = c.table(doc, "time")
+    c.unknown_keys(tt, tuple(f.name for f in dataclasses.fields(TimeControl)), "time")
+    d = TimeControl()
+    time_control = TimeControl(
+        startup_ms=c.number(tt, "startup_ms", "time", d.startup_ms, minimum=1),
+        ready_ms=c.number(tt, "ready_ms", "time", d.ready_ms, minimum=1),
+        decision_ms=c.number(tt, "decision_ms", "time", d.decision_ms, minimum=1),
+        game_ms=c.number(tt, "game_ms", "time", d.game_ms, minimum=0),
+        shutdown_ms=c.number(tt, "shutdown_ms", "time", d.shutdown_ms, minimum=0),
+    )
+    lt = c.table(doc, "limits")
+    c.unknown_keys(lt, tuple(f.name for f in dataclasses.fields(Limits)), "limits")
+    dl = Limits()
+    limits = Limits(
+        max_line_bytes=c.integer(lt, "max_line_bytes", "limits", dl.max_line_bytes, minimum=256),
+        max_lines_per_request=c.integer(lt, "max_lines_per_request", "limits", dl.max_lines_per_request,
+                                        minimum=1),
+        stderr_bytes=c.integer(lt, "stderr_bytes", "limits", dl.stderr_bytes, minimum=0),
+    )
+    rt = c.table(doc, "records")
+    c.unknown_keys(rt, ("transcripts", "stderr"), "records")
+    records = Records(transcripts=c.string(rt, "transcripts", "records", "all", KEEP_CHOICES),
+                      stderr=c.string(rt, "stderr", "records", "failed", KEEP_CHOICES))
+
+    # [failures.<class>]
+    ft = c.table(doc, "failures")
+    c.unknown_keys(ft, FAULT_CLASSES, "failures")
+    failures: dict[str, FaultPolicy] = {}
+    for cls in FAULT_CLASSES:
+        default = DEFAULT_POLICIES[cls]
+        pt = c.table(ft, cls, "failures")
+        prefix = f"failures.{cls}"
+        c.unknown_keys(pt, POLICY_KEYS, prefix)
+        failures[cls] = FaultPolicy(
+            action=c.string(pt, "action", prefix, default.action, FAULT_ACTIONS),
+            forfeit_after=c.integer(pt, "forfeit_after", prefix, default.forfeit_after, minimum=0),
+            disqualify_after=c.integer(pt, "disqualify_after", prefix, default.disqualify_after, minimum=0),
+        )
+
+    # [[bots]]
+    bots: list[BotConfig] = []
+    raw_bots: list[dict] = []
+    bot_list = doc.get("bots")
+    if bot_list is None:
+        c.error("bots", "missing: define each bot in a [[bots]] table with name and command")
+        bot_list = []
+    elif not isinstance(bot_list, list):
+        c.error("bots", f"must be an array of tables ([[bots]]), got {_type_name(bot_list)}")
+        bot_list = []
+    seen: dict[str, str] = {}
+    for i, b in enumerate(bot_list):
+        key = f"bots[{i}]"
+        if not isinstance(b, dict):
+            c.error(key, f"must be a table with name and command, got {_type_name(b)}")
+            continue
+        c.unknown_keys(b, BOT_KEYS, key)
+        bname = c.string(b, "name", key, None, required=True)
+        if bname is not None:
+            if not bname.strip() or any(ch.isspace() for ch in bname):
+                c.error(f"{key}.name", f"must be a non-empty name without spaces, got {bname!r}")
+            elif bname in seen:
+                c.error(f"{key}.name", f"{bname!r} is already the name of {seen[bname]}; bot names must be "
+                                       f"unique (to seat one program twice, define it twice with two names)")
+            else:
+                seen[bname] = key
+        command = b.get("command")
+        expanded: tuple[str, ...] = ()
+        if command is None:
+            c.error(f"{key}.command", "missing (an array of strings: the program and its arguments, "
+                                      "e.g. [\"{python}\", \"{bots}/random_bot.py\"])")
+        elif not isinstance(command, list) or not command or not all(isinstance(w, str) for w in command):
+            c.error(f"{key}.command", f"must be a non-empty array of strings (the program and its arguments), "
+                                      f"got {command!r}")
+        else:
+            expanded = tuple(expand_placeholders(w, config_dir) for w in command)
+        cwd = c.string(b, "cwd", key, None)
+        if cwd is not None:
+            cwd = expand_placeholders(cwd, config_dir)
+            if not Path(cwd).is_dir():
+                c.error(f"{key}.cwd", f"{cwd!r} is not a directory")
+        env_t = c.table(b, "env", key)
+        env: list[tuple[str, str]] = []
+        for ek, ev in env_t.items():
+            if not isinstance(ev, str):
+                c.error(f"{key}.env.{ek}", f"must be a string, got {_type_name(ev)} {ev!r}")
+            else:
+                env.append((ek, expand_placeholders(ev, config_dir)))
+        opt_t = c.table(b, "options", key)
+        options: list[tuple[str, Any]] = []
+        for ok, ov in opt_t.items():
+            if isinstance(ov, (dict, list)) or (isinstance(ov, float) and ov != ov):
+                c.error(f"{key}.options.{ok}", f"must be a string, number or boolean, got {_type_name(ov)}")
+            elif any(ch.isspace() for ch in ok):
+                c.error(f"{key}.options.{ok}", "option names cannot contain spaces")
+            else:
+                options.append((ok, ov))
+        restart = c.string(b, "restart", key, "table", RESTART_CHOICES)
+        if bname is not None and expanded:
+            bots.append(BotConfig(bname, expanded, cwd, tuple(env), tuple(options), restart, key))
+            raw_bots.append(b)
+
+    # cross-key checks: bot counts per format
+    if players is not None and len(bots) == len(bot_list):
+        n = len(bots)
+        if fmt == "duplicate" and n != players:
+            c.error("bots", f"format 'duplicate' seats every bot at every table, so it needs exactly "
+                            f"{players} bots for {players} seats; got {n} (too {'many' if n > players else 'few'}"
+                            f"; use format 'round-robin' or 'gauntlet' for a larger field)")
+        elif fmt == "round-robin" and n < players:
+            c.error("bots", f"format 'round-robin' needs at least {players} bots for {players} seats; got {n} "
+                            f"(too few)")
+        elif fmt == "gauntlet":
+            if n < players:
+                c.error("bots", f"format 'gauntlet' needs the candidate and at least {players - 1} field bots "
+                                f"for {players} seats; got {n} bots (too few)")
+    if fmt == "gauntlet":
+        if candidate is None and bots:
+            candidate = bots[0].name
+        elif candidate is not None and candidate not in seen:
+            c.error("tournament.candidate", f"{candidate!r} is not the name of a bot; bots are "
+                                            f"{', '.join(seen) or '(none)'}")
+    elif candidate is not None:
+        c.error("tournament.candidate", f"only used with format 'gauntlet' (format is {fmt!r})")
+
+    if c.problems:
+        raise ConfigError(c.problems, source)
+    return TournamentConfig(game=info.name, players=players, game_options=game_options, format=fmt, deals=deals,
+                            seed=seed, concurrency=concurrency, output=output, name=name, candidate=candidate,
+                            auto_play_forced=auto_play_forced, time=time_control, limits=limits, records=records,
+                            failures=failures, bots=tuple(bots), source=source, raw_bots=tuple(raw_bots))
+
+
+def load_config(path: str | os.PathLike, overrides: dict | None = None) -> TournamentConfig:
+    """Read and validate a TOML file.  ``overrides`` maps dotted keys (``tournament.deals``)
+    to values applied before validation, as the CLI options do."""
+    path = Path(path)
+    try:
+        with path.open("rb") as fh:
+            doc = tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError(["file not found"], str(path)) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError([f"not valid TOML: {exc}"], str(path)) from None
+    for dotted, value in (overrides or {}).items():
+        apply_override(doc, dotted, value)
+    return parse_config(doc, str(path), path.parent)
+
+
+def apply_override(doc: dict, dotted: str, value: Any) -> None:
+    *parents, last = dotted.split(".")
+    table = doc
+    for p in parents:
+        table = table.setdefault(p, {})
+        if not isinstance(table, dict):
+            raise ConfigError([f"{dotted}: cannot override inside {p!r}, which is not a table"])
+    table[last] = value
+
+
+def dump_effective(config: TournamentConfig, path: Path) -> None:
+    import tomli_w
+
+    path.write_text(tomli_w.dumps(config.effective()), encoding="utf-8")

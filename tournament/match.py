@@ -1,0 +1,340 @@
+"""Playing one game at one table: the referee loop and the fault policies.
+
+A :class:`Table` owns the bot processes it seats (reused from game to game unless a bot
+asks for ``restart = "game"`` or died) and plays one :class:`~tournament.schedule.Job`
+at a time.  The referee uses only the common GameState interface, so it works for every
+registered game: ``current_player``, ``decision``, ``legal_action_strings``,
+``apply_action``, ``observation``, ``events_for``, ``is_terminal``, ``scores``,
+``ranks``, ``to_record``.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import datetime
+import random
+import threading
+import time
+from pathlib import Path
+
+from trickcore.game import IllegalActionError, competition_ranks
+from trickcore.games import new_game
+
+from tournament import wire
+from tournament.config import TournamentConfig
+from tournament.schedule import Job
+from tournament.session import BotFault, BotSession
+
+RECORD_FORMAT = "trickcore-game/1"
+
+
+class GameAborted(Exception):
+    """The tournament is stopping (Ctrl-C); the game in progress is not recorded."""
+
+
+class Transcript:
+    """Every line both ways with its time since the game began, plus the runner's notes."""
+
+    def __init__(self) -> None:
+        self.t0 = time.perf_counter()
+        self.lines: list[tuple[float, int, str, str]] = []
+
+    def sink(self, seat: int):
+        def add(direction: str, text: str) -> None:
+            self.lines.append((time.perf_counter() - self.t0, seat, direction, text))
+        return add
+
+    def note(self, seat: int, text: str) -> None:
+        self.lines.append((time.perf_counter() - self.t0, seat, "!", text))
+
+    def text(self) -> str:
+        # ">" runner to bot, "<" bot to runner, "!" runner note.  Sorted by time because the
+        # reader threads append concurrently with the referee.
+        return "".join(f"{t:11.6f} seat{seat} {d} {line}\n" for t, seat, d, line in sorted(self.lines))
+
+
+@dataclasses.dataclass
+class SeatState:
+    bot: str
+    session: BotSession | None
+    reachable: bool = False  # may be sent requests (started, handshake done, not crashed or stalled)
+    forfeited: str | None = None  # why, once the seat has forfeited
+    faults: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+    think_s: float = 0.0
+    event_cursor: int = 0
+
+
+@dataclasses.dataclass
+class GameResult:
+    record: dict  # one line of results.jsonl
+    failed: bool  # any fault, so per-failure records (stderr) are kept
+
+
+class Table:
+    """One table of a tournament with the bot sessions it owns."""
+
+    def __init__(self, config: TournamentConfig, out_dir: Path | None, stop: threading.Event | None = None):
+        self.config = config
+        self.out_dir = out_dir
+        self.stop = stop or threading.Event()
+        self.sessions: dict[str, BotSession] = {}
+
+    def close(self) -> None:
+        for session in self.sessions.values():
+            session.close()
+        self.sessions.clear()
+
+    # ---- sessions -----------------------------------------------------------------
+    def _prepare_sessions(self, job: Job, seats: list[SeatState], transcript: Transcript,
+                          fault) -> None:
+        wanted = set(job.bots)
+        for name in list(self.sessions):
+            session = self.sessions[name]
+            # Keep a process only if this game seats it and it may be reused; a table thereby
+            # never holds more processes than seats.
+            if name not in wanted or not session.alive() or self.config.bot(name).restart == "game":
+                session.close()
+                del self.sessions[name]
+        fresh: list[int] = []
+        for seat, st in enumerate(seats):
+            st.session = self.sessions.get(st.bot)
+            if st.session is None:
+                st.session = BotSession(self.config.bot(st.bot), self.config)
+                st.session.set_io_sink(transcript.sink(seat))
+                try:
+                    st.session.spawn()
+                    fresh.append(seat)
+                except BotFault as f:
+                    fault(seat, f.cls, f.detail)
+                    st.session = None
+                    continue
+            st.session.set_io_sink(transcript.sink(seat))
+            st.reachable = True
+        # Spawned together so that slow starters start in parallel; handshakes read one by one.
+        for seat in fresh:
+            st = seats[seat]
+            try:
+                st.session.handshake()
+                self.sessions[st.bot] = st.session
+            except BotFault as f:
+                st.reachable = False
+                fault(seat, f.cls, f.detail)
+                st.session.kill()
+
+    # ---- the game -----------------------------------------------------------------
+    def play(self, job: Job) -> GameResult:
+        cfg = self.config
+        started_at = datetime.datetime.now(datetime.timezone.utc)
+        transcript = Transcript()
+        seats = [SeatState(bot, None) for bot in job.bots]
+        fault_log: list[dict] = []
+        state = None
+
+        def fault(seat: int, cls: str, detail: str) -> None:
+            st = seats[seat]
+            policy = cfg.failures[cls]
+            st.faults[cls] += 1
+            forfeit = policy.action == "forfeit" or (policy.forfeit_after and st.faults[cls] >= policy.forfeit_after)
+            outcome = "forfeit" if forfeit else "substitute"
+            if forfeit and st.forfeited is None:
+                st.forfeited = f"{cls}: {detail}"
+            fault_log.append({"seat": seat, "bot": st.bot, "class": cls, "detail": detail, "outcome": outcome,
+                              "action_index": len(state.history) if state is not None else None})
+            transcript.note(seat, f"fault {cls} ({outcome}): {detail}")
+
+        def unreachable(seat: int, why: str) -> None:
+            # The bot can no longer be asked in this game; the table restarts it for the next.
+            st = seats[seat]
+            st.reachable = False
+            transcript.note(seat, f"bot unreachable for the rest of the game: {why}")
+            if st.session is not None:
+                st.session.kill()
+                self.sessions.pop(st.bot, None)
+
+        self._prepare_sessions(job, seats, transcript, fault)
+        state = new_game(cfg.game, cfg.players, cfg.game_options, job.seed)
+        teams = cfg.game_info.teams(cfg.players) if cfg.game_info.teams is not None else None
+        settings = {"decision_ms": cfg.time.decision_ms, "game_ms": cfg.time.game_ms,
+                    "forced": "auto" if cfg.auto_play_forced else "ask", "protocol": wire.PROTOCOL_VERSION}
+        for seat, st in enumerate(seats):
+            if st.reachable:
+                st.session.send(wire.newgame({
+                    "game": cfg.game, "options": state.options, "players": cfg.players, "seat": seat,
+                    "names": list(job.bots), "teams": [list(t) for t in teams] if teams else None,
+                    "settings": settings}))
+        for seat, st in enumerate(seats):
+            if st.reachable:
+                try:
+                    st.session.barrier()
+                except BotFault as f:
+                    fault(seat, f.cls, f"readiness barrier after newgame: {f.detail}")
+                    unreachable(seat, f.detail)
+
+        def flush_events() -> None:
+            for seat, st in enumerate(seats):
+                events, st.event_cursor = state.events_for(seat, st.event_cursor)
+                if st.reachable:
+                    for e in events:
+                        st.session.send(wire.event(e))
+
+        actions: list[dict] = []
+        mark = time.perf_counter()  # last moment the runner got a reply; overhead is measured from here
+        flush_events()
+        while not state.is_terminal():
+            if self.stop.is_set():
+                raise GameAborted()
+            seat = state.current_player()
+            st = seats[seat]
+            legal = state.legal_action_strings()
+            decision = state.decision()
+            entry: dict = {"seat": seat, "decision": decision}
+            chosen: str | None = None
+            applied = False
+            if cfg.auto_play_forced and len(legal) == 1:
+                chosen, entry["by"] = legal[0], "forced"
+            elif st.reachable and st.forfeited is None:
+                chosen = self._ask(state, seat, st, legal, decision, entry, mark, fault, unreachable)
+                applied = chosen is not None
+                if "received" in entry:
+                    mark = entry.pop("received")
+            if chosen is None:
+                # Reproducible substitute: the same game and position always get the same move.
+                rng = random.Random(f"{job.seed}:{job.job_id}:{len(state.history)}")
+                chosen = rng.choice(legal)
+                entry.setdefault("by", "substitute")
+            if not applied:
+                state.apply_action(chosen)
+            entry["action"] = chosen
+            actions.append(entry)
+            flush_events()
+
+        scores = [float(s) for s in state.scores()]
+        ranks = list(state.ranks())
+        forfeited = [seat for seat, st in enumerate(seats) if st.forfeited is not None]
+        result_scores, result_ranks = standing_results(scores, ranks, forfeited)
+        for seat, st in enumerate(seats):
+            if st.reachable:
+                st.session.send(wire.gameover({"scores": scores, "ranks": ranks, "forfeited": forfeited,
+                                               "seat": seat}))
+                st.session.games_played += 1
+        return self._finish(job, state, seats, actions, fault_log, transcript, scores, ranks, forfeited,
+                            result_scores, result_ranks, started_at)
+
+    def _ask(self, state, seat: int, st: SeatState, legal: list[str], decision: str, entry: dict, mark: float,
+             fault, unreachable) -> str | None:
+        """Ask the seat's bot and apply its choice; return the choice, or None after a fault (the
+        state is then unchanged and the caller substitutes)."""
+        cfg = self.config
+        budget_s = cfg.time.decision_ms / 1000
+        game_left_ms = None
+        if cfg.time.game_ms:
+            left_s = cfg.time.game_ms / 1000 - st.think_s
+            game_left_ms = round(max(left_s, 0.0) * 1000, 3)
+            budget_s = min(budget_s, left_s)
+            if budget_s <= 0:
+                fault(seat, "timeout", f"game budget game_ms = {cfg.time.game_ms:g} ms used up")
+                return None
+        payload = {"seat": seat, "decision": decision, "legal": legal, "view": state.observation(seat),
+                   "time": {"decision_ms": round(budget_s * 1000, 3), "game_left_ms": game_left_ms}}
+        entry["runner_us"] = round((time.perf_counter() - mark) * 1e6, 1)
+        try:
+            reply = st.session.ask(payload, legal, budget_s)
+        except BotFault as f:
+            if f.cls == "timeout":
+                st.think_s += budget_s
+                entry["ms"] = round(budget_s * 1000, 3)
+            fault(seat, f.cls, f.detail)
+            if f.cls == "crash":
+                unreachable(seat, f.detail)
+            elif f.cls == "timeout":
+                # A bot that is merely slow answers the barrier after its late reply; one that
+                # hangs does not, and is killed instead of costing a timeout per decision.
+                try:
+                    st.session.barrier()
+                except BotFault as g:
+                    unreachable(seat, f"stalled after a timeout ({g.detail})")
+            return None
+        st.think_s += reply.think_ms / 1000
+        entry["ms"] = round(reply.think_ms, 3)
+        entry["by"] = "bot"
+        entry["received"] = reply.received
+        try:
+            state.apply_action(reply.action)
+        except IllegalActionError as exc:
+            fault(seat, "illegal", f"{reply.action!r}: {exc}")
+            entry["by"] = "substitute"
+            entry["rejected"] = reply.action
+            return None
+        return state.history[-1]
+
+    def _finish(self, job, state, seats, actions, fault_log, transcript, scores, ranks, forfeited, result_scores,
+                result_ranks, started_at) -> GameResult:
+        cfg = self.config
+        failed = bool(fault_log)
+        notes = {}
+        bot_info = {}
+        stderr_files = {}
+        for seat, st in enumerate(seats):
+            if st.session is None:
+                continue
+            n = st.session.take_notes()
+            if n.any() or n.info_lines:
+                notes[str(seat)] = n.to_dict()
+            bot_info[str(seat)] = {"name": st.session.name, "author": st.session.author}
+            err = st.session.take_stderr()
+            keep = cfg.records.stderr == "all" or (cfg.records.stderr == "failed" and st.faults)
+            if err and keep and self.out_dir is not None:
+                path = Path("stderr") / f"{job.job_id}-seat{seat}-{st.bot}.log"
+                (self.out_dir / path).parent.mkdir(parents=True, exist_ok=True)
+                (self.out_dir / path).write_text(err, encoding="utf-8")
+                stderr_files[str(seat)] = str(path)
+        transcript_file = None
+        if self.out_dir is not None and (cfg.records.transcripts == "all"
+                                         or (cfg.records.transcripts == "failed" and failed)):
+            path = Path("transcripts") / f"{job.job_id}.txt"
+            (self.out_dir / path).parent.mkdir(parents=True, exist_ok=True)
+            (self.out_dir / path).write_text(transcript.text(), encoding="utf-8")
+            transcript_file = str(path)
+        overheads = [a["runner_us"] for a in actions if "runner_us" in a]
+        record = {
+            "format": RECORD_FORMAT, "status": "played", **job.to_dict(),
+            "game": cfg.game, "players": cfg.players, "options": dict(state.options),
+            "scores": scores, "ranks": ranks, "forfeited": forfeited,
+            "result": {"scores": result_scores, "ranks": result_ranks},
+            "faults": fault_log,
+            "fault_counts": [dict(st.faults) for st in seats],
+            "actions": actions,
+            "notes": notes, "bot_info": bot_info,
+            "think_ms": [round(st.think_s * 1000, 3) for st in seats],
+            "runner_us": {"mean": round(sum(overheads) / len(overheads), 1) if overheads else None,
+                          "max": max(overheads) if overheads else None, "decisions": len(overheads)},
+            "started_at": started_at.isoformat(timespec="milliseconds"),
+            "duration_s": round(time.perf_counter() - transcript.t0, 4),
+            "transcript": transcript_file, "stderr": stderr_files,
+            "record": state.to_record(),
+        }
+        return GameResult(record, failed)
+
+
+def standing_results(scores: list[float], ranks: list[int], forfeited: list[int]) -> tuple[list[float], list[int]]:
+    """Scores and ranks for the standings: a forfeited seat counts the game's lowest score and
+    ranks below every seat that did not forfeit; the others keep their order among themselves."""
+    if not forfeited:
+        return list(scores), list(ranks)
+    low = min(scores)
+    result_scores = [low if s in forfeited else scores[s] for s in range(len(scores))]
+    playing = [s for s in range(len(scores)) if s not in forfeited]
+    inner = competition_ranks([scores[s] for s in playing])
+    result_ranks = [0] * len(scores)
+    for s, r in zip(playing, inner):
+        result_ranks[s] = r
+    for s in forfeited:
+        result_ranks[s] = len(playing) + 1
+    return result_scores, result_ranks
+
+
+# Fields of a game record that depend on timing, not on the games' course; drop them to
+# compare two runs (see results.comparable).
+TIMING_FIELDS = ("started_at", "duration_s", "think_ms", "runner_us", "transcript", "stderr", "notes")
+TIMING_ACTION_FIELDS = ("ms", "runner_us")

@@ -1,0 +1,252 @@
+"""A whole tournament: preflight, worker tables, recording, disqualification, standings.
+
+Threads, not processes: the work is waiting on bot pipes, which releases the GIL, and
+the game states are cheap next to the bots' thinking.  Each worker thread is one
+:class:`~tournament.match.Table` with its own bot processes; workers take jobs in
+schedule order from a shared queue, and only the main thread writes results, so the
+results file needs no locking.  Ctrl-C (or SIGTERM via the CLI) stops the workers,
+kills every bot process group, and leaves every finished game recorded.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import queue
+import threading
+import traceback
+from pathlib import Path
+from typing import Callable
+
+from tournament.config import ConfigError, TournamentConfig, dump_effective
+from tournament.match import RECORD_FORMAT, GameAborted, Table
+from tournament.process import kill_all
+from tournament.ratings import BotStanding, compute_standings, deal_rows
+from tournament.results import EFFECTIVE_CONFIG_FILE, ResultStore, write_csv, write_json
+from tournament.schedule import Job, build_schedule
+from tournament.session import BotFault, BotSession
+
+
+@dataclasses.dataclass
+class RunSummary:
+    out_dir: Path
+    total: int  # games in the schedule
+    played: int  # games played by this invocation
+    resumed: int  # games found already recorded
+    skipped: int  # games not played because a bot was disqualified
+    errors: list[str]  # runner errors (bugs); those games are not recorded and a resume retries them
+    interrupted: bool
+    standings: list[BotStanding]
+    disqualified: dict[str, str]
+    warnings: list[str]
+
+
+ProgressCallback = Callable[[int, int, dict], None]
+
+
+def preflight(config: TournamentConfig) -> list[str]:
+    """Start every bot once: a missing program or a bad option is a config error (raised);
+    a bot that fails its handshake only earns a warning -- its failure policy applies."""
+    problems: list[str] = []
+    warnings: list[str] = []
+    lock = threading.Lock()
+
+    def check(bot) -> None:
+        session = BotSession(bot, config)
+        try:
+            session.spawn()
+            session.handshake()
+        except BotFault as fault:
+            with lock:
+                if fault.detail.startswith(f"{bot.key}.options."):
+                    problems.append(fault.detail)
+                elif fault.detail.startswith("cannot start"):
+                    problems.append(f"{bot.key}.command: {fault.detail}")
+                else:
+                    warnings.append(f"bot {bot.name!r} failed its handshake in the preflight check: {fault.detail}")
+        finally:
+            session.kill()
+
+    threads = [threading.Thread(target=check, args=(b,), daemon=True) for b in config.bots]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if problems:
+        raise ConfigError(sorted(problems), config.source)
+    return sorted(warnings)
+
+
+def _fault_totals(records) -> dict[str, collections.Counter]:
+    totals: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    for rec in records:
+        if rec.get("status") == "played":
+            for seat, counts in enumerate(rec.get("fault_counts", [])):
+                totals[rec["bots"][seat]].update(counts)
+    return totals
+
+
+def _disqualifications(config: TournamentConfig, totals: dict[str, collections.Counter]) -> dict[str, str]:
+    dq = {}
+    for bot, counts in totals.items():
+        for cls, policy in config.failures.items():
+            if policy.disqualify_after and counts[cls] >= policy.disqualify_after:
+                dq[bot] = f"{counts[cls]} {cls} faults (failures.{cls}.disqualify_after = {policy.disqualify_after})"
+                break
+    return dq
+
+
+def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, resume: bool = False,
+                   progress: ProgressCallback | None = None, check_bots: bool = True) -> RunSummary:
+    out = Path(out_dir or config.output)
+    store = ResultStore(out)
+    existing = store.open(config, resume)
+    try:
+        dump_effective(config, out / EFFECTIVE_CONFIG_FILE)
+        schedule = build_schedule(config)
+        pending = [job for job in schedule if job.job_id not in existing]
+        warnings = preflight(config) if (check_bots and pending) else []
+        totals = _fault_totals(existing.values())
+        disqualified = _disqualifications(config, totals)
+        state_lock = threading.Lock()
+        stop = threading.Event()
+        jobs: queue.Queue[Job] = queue.Queue()
+        for job in pending:
+            jobs.put(job)
+        done: queue.Queue[tuple[str, Job, object]] = queue.Queue()
+
+        def worker() -> None:
+            table = Table(config, out, stop)
+            try:
+                while not stop.is_set():
+                    try:
+                        job = jobs.get_nowait()
+                    except queue.Empty:
+                        return
+                    with state_lock:
+                        out_bots = [b for b in job.bots if b in disqualified]
+                        reason = f"{out_bots[0]} disqualified: {disqualified[out_bots[0]]}" if out_bots else None
+                    if reason:
+                        done.put(("skipped", job, {"format": RECORD_FORMAT, "status": "skipped", **job.to_dict(),
+                                                   "reason": reason}))
+                        continue
+                    try:
+                        done.put(("played", job, table.play(job).record))
+                    except GameAborted:
+                        return
+                    except Exception:
+                        done.put(("error", job, traceback.format_exc()))
+                        table.close()  # a table in an unknown state starts afresh
+            finally:
+                table.close()
+
+        workers = [threading.Thread(target=worker, name=f"table-{i}", daemon=True)
+                   for i in range(min(config.concurrency, len(pending)))]
+        for w in workers:
+            w.start()
+        played = skipped = 0
+        errors: list[str] = []
+        interrupted = False
+        new_records: list[dict] = []
+        try:
+            accounted = 0
+            while accounted < len(pending):
+                try:
+                    kind, job, payload = done.get(timeout=0.2)
+                except queue.Empty:
+                    if not any(w.is_alive() for w in workers) and done.empty():
+                        break
+                    continue
+                accounted += 1
+                if kind == "error":
+                    errors.append(f"game {job.job_id}: runner error (not recorded; --resume retries it):\n{payload}")
+                    continue
+                store.append(payload)
+                new_records.append(payload)
+                if kind == "played":
+                    played += 1
+                    with state_lock:
+                        for seat, counts in enumerate(payload.get("fault_counts", [])):
+                            totals[job.bots[seat]].update(counts)
+                        for bot, why in _disqualifications(config, totals).items():
+                            disqualified.setdefault(bot, why)
+                else:
+                    skipped += 1
+                if progress:
+                    progress(accounted + len(existing), len(schedule), payload)
+        except KeyboardInterrupt:
+            interrupted = True
+            stop.set()
+            kill_all()
+        for w in workers:
+            w.join(timeout=10)
+        all_records = list(existing.values()) + new_records
+        standings = compute_standings(config, all_records, disqualified)
+        write_outputs(config, out, all_records, standings, disqualified)
+        return RunSummary(out, len(schedule), played, len(existing), skipped, errors, interrupted, standings,
+                          disqualified, warnings)
+    finally:
+        store.close()
+
+
+STANDINGS_COLUMNS = ("bot", "games", "mean_score", "ci95", "mean_rank", "win_share", "mu", "sigma", "ordinal",
+                     "forfeits", "faults", "think_ms_mean", "think_ms_max", "runner_us_mean", "disqualified")
+
+
+def write_outputs(config: TournamentConfig, out: Path, records: list[dict], standings: list[BotStanding],
+                  disqualified: dict[str, str]) -> None:
+    """standings.csv/json, deals.csv/json, summary.json -- stable, versioned field sets."""
+    rows = []
+    for s in standings:
+        rows.append([s.name, s.games, _r(s.mean_score), _r(s.ci95), _r(s.mean_rank), _r(s.win_share), _r(s.mu),
+                     _r(s.sigma), _r(s.ordinal), s.forfeits, sum(s.faults.values()), _r(s.think_ms_mean),
+                     _r(s.think_ms_max), _r(s.runner_us_mean), s.disqualified or ""])
+    write_csv(out / "standings.csv", list(STANDINGS_COLUMNS), rows)
+    write_json(out / "standings.json", {"format": "trickcore-standings/1", "standings": [s.to_dict() for s in standings]})
+    deals = deal_rows(config, records)
+    names = [b.name for b in config.bots]
+    write_csv(out / "deals.csv", ["table", "deal", "seed", "games", *names],
+              [[d["table"], d["deal"], d["seed"], d["games"], *[_r(d["mean_scores"].get(n)) for n in names]]
+               for d in deals])
+    write_json(out / "deals.json", {"format": "trickcore-deals/1", "deals": deals})
+    played = [r for r in records if r.get("status") == "played"]
+    overheads = sorted(a["runner_us"] for r in played for a in r.get("actions", []) if "runner_us" in a)
+    write_json(out / "summary.json", {
+        "format": "trickcore-summary/1", "fingerprint": config.fingerprint(), "game": config.game,
+        "players": config.players, "tournament_format": config.format, "games_played": len(played),
+        "games_skipped": sum(1 for r in records if r.get("status") == "skipped"),
+        "faults": sum(len(r.get("faults", [])) for r in played), "disqualified": disqualified,
+        "runner_latency_us": _percentiles(overheads)})
+
+
+def _percentiles(values: list[float]) -> dict:
+    if not values:
+        return {"decisions": 0}
+    pick = lambda q: values[min(len(values) - 1, int(q * len(values)))]  # noqa: E731
+    return {"decisions": len(values), "mean": round(sum(values) / len(values), 1), "p50": pick(0.5),
+            "p99": pick(0.99), "max": values[-1]}
+
+
+def _r(x: float | None, digits: int = 3):
+    return "" if x is None else round(x, digits)
+
+
+def format_standings(standings: list[BotStanding]) -> str:
+    """A plain-text table (the CLI prints it; rich is optional)."""
+    header = ["#", "bot", "games", "score", "±95%", "rank", "win%", "mu±sigma", "faults", "forfeit", "think ms",
+              "runner µs"]
+    rows = []
+    for i, s in enumerate(standings, 1):
+        rows.append([str(i), s.name + (" (DQ)" if s.disqualified else ""), str(s.games), _f(s.mean_score, 2),
+                     _f(s.ci95, 2), _f(s.mean_rank, 2), _f(None if s.win_share is None else 100 * s.win_share, 1),
+                     f"{s.mu:.1f}±{s.sigma:.1f}", str(sum(s.faults.values())), str(s.forfeits),
+                     _f(s.think_ms_mean, 1), _f(s.runner_us_mean, 0)])
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(c.rjust(w) if j not in (1,) else c.ljust(w) for j, (c, w) in enumerate(zip(r, widths)))
+             for r in [header, *rows]]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _f(x: float | None, digits: int) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"

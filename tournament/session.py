@@ -1,0 +1,265 @@
+"""The protocol conversation with one bot process: handshake, options, barriers, requests.
+
+A session turns everything that can go wrong with a bot into a :class:`BotFault` of one
+fault class (``config.FAULT_CLASSES``), with a detail that says exactly what happened.
+Deciding what a fault *costs* the bot is the match's job, not the session's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Callable
+
+from tournament import wire
+from tournament.config import BotConfig, TournamentConfig
+from tournament.process import BotProcess, OutputItem
+
+_POLL_S = 0.05  # how often a waiting session notices a failed stdin write
+_KEPT_UNKNOWN_LINES = 5  # unknown lines quoted per game record (all are counted)
+
+
+class BotFault(Exception):
+    """A bot misbehaved.  ``cls`` is one of config.FAULT_CLASSES."""
+
+    def __init__(self, cls: str, detail: str):
+        super().__init__(f"{cls}: {detail}")
+        self.cls = cls
+        self.detail = detail
+
+
+@dataclasses.dataclass(frozen=True)
+class Reply:
+    action: str  # the option text the bot chose (an index reply already resolved)
+    think_ms: float  # request handed to the bot -> reply line read
+    received: float  # perf_counter when the reply line was read
+
+
+@dataclasses.dataclass
+class LineNotes:
+    """Non-fatal oddities of one game, reported in the game record."""
+
+    unknown: int = 0
+    unknown_examples: list[str] = dataclasses.field(default_factory=list)
+    stale_replies: int = 0
+    info_lines: int = 0
+
+    def to_dict(self) -> dict:
+        return {"unknown_lines": self.unknown, "unknown_examples": list(self.unknown_examples),
+                "stale_replies": self.stale_replies, "info_lines": self.info_lines}
+
+    def any(self) -> bool:
+        return bool(self.unknown or self.stale_replies)
+
+
+class BotSession:
+    """One running bot, speaking protocol version ``wire.PROTOCOL_VERSION``."""
+
+    def __init__(self, bot: BotConfig, config: TournamentConfig):
+        self.bot = bot
+        self.time = config.time
+        self.limits = config.limits
+        self.process: BotProcess | None = None
+        self.name: str | None = None  # as the bot introduced itself
+        self.author: str | None = None
+        self.declared: dict[str, wire.OptionDecl] = {}
+        self.notes = LineNotes()
+        self.games_played = 0
+        self._next_request_id = 1
+        self._next_token = 1
+        self._lines_in_window = 0
+        self._io_sink: Callable[[str, str], None] | None = None
+
+    # ---- lifecycle ----------------------------------------------------------------
+    def set_io_sink(self, sink: Callable[[str, str], None] | None) -> None:
+        """Where lines both ways are reported (the current game's transcript)."""
+        self._io_sink = sink
+
+    def _on_io(self, direction: str, text: str) -> None:
+        sink = self._io_sink
+        if sink is not None:
+            sink(direction, text)
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.alive() and not self.process.stdin_error
+
+    def spawn(self) -> None:
+        """Start the program (returns at once; the handshake is :meth:`handshake`)."""
+        try:
+            self.process = BotProcess(self.bot.command, self.bot.cwd, self.bot.environment(),
+                                      self.limits.max_line_bytes, self.limits.stderr_bytes, self._on_io)
+        except OSError as exc:
+            raise BotFault("handshake", f"cannot start {self.bot.command[0]!r}: {exc.strerror or exc}") from None
+        self.process.send(wire.hello())
+
+    def handshake(self) -> None:
+        """Read the bot's introduction, set its options, pass the first readiness barrier."""
+        assert self.process is not None
+        deadline = time.perf_counter() + self.time.startup_ms / 1000
+        version: str | None = None
+        try:
+            while version is None:
+                line = self._next_line(deadline, waiting_for=f"'trickcoreok' within startup_ms = "
+                                                             f"{self.time.startup_ms:g} ms")
+                if line.kind == "id":
+                    if line.key == "name":
+                        self.name = line.token
+                    else:
+                        self.author = line.token
+                elif line.kind == "option":
+                    self.declared[line.option.name] = line.option
+                elif line.kind == "trickcoreok":
+                    version = line.token
+                elif line.kind in ("action", "readyok"):
+                    raise BotFault("protocol", f"{line.kind!r} before the handshake ended: {line.text!r}")
+        except BotFault as fault:
+            raise BotFault("handshake", fault.detail if fault.cls in ("timeout", "handshake")
+                           else f"{fault.cls} during the handshake: {fault.detail}") from None
+        if not version.isdigit() or int(version) not in wire.SUPPORTED_VERSIONS:
+            raise BotFault("handshake", f"bot answered 'trickcoreok {version}', but this runner speaks protocol "
+                                        f"version{'s' if len(wire.SUPPORTED_VERSIONS) > 1 else ''} "
+                                        f"{', '.join(map(str, wire.SUPPORTED_VERSIONS))}")
+        for name, value in self.bot.options:
+            problem = self.option_problem(name, value)
+            if problem:
+                raise BotFault("handshake", problem)
+            self.process.send(wire.setoption(name, value))
+        try:
+            self.barrier()
+        except BotFault as fault:
+            raise BotFault("handshake", f"first readiness barrier: {fault.detail}") from None
+
+    def option_problem(self, name: str, value) -> str | None:
+        """What is wrong with setting option ``name`` of this bot to ``value``, if anything."""
+        key = f"{self.bot.key}.options.{name}"
+        decl = self.declared.get(name)
+        if decl is None:
+            known = ", ".join(sorted(self.declared)) or "none"
+            return f"{key}: bot {self.bot.name!r} declares no option {name!r} (it declares: {known})"
+        problem = decl.check(value)
+        return f"{key}: {problem}" if problem else None
+
+    def close(self) -> None:
+        """Say ``quit`` and give the bot shutdown_ms to exit; then kill its process group."""
+        if self.process is None:
+            return
+        if self.alive():
+            self.process.send(wire.quit_())
+        self.process.close(self.time.shutdown_ms / 1000)
+
+    def kill(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+
+    def take_stderr(self) -> str:
+        return self.process.stderr.take() if self.process is not None else ""
+
+    def take_notes(self) -> LineNotes:
+        notes, self.notes = self.notes, LineNotes()
+        return notes
+
+    # ---- messages -----------------------------------------------------------------
+    def send(self, line: str) -> float:
+        assert self.process is not None
+        return self.process.send(line)
+
+    def barrier(self) -> None:
+        """``isready`` -> ``readyok`` within ready_ms; stale replies on the way are skipped."""
+        token = str(self._next_token)
+        self._next_token += 1
+        self._lines_in_window = 0
+        self.send(wire.isready(int(token)))
+        deadline = time.perf_counter() + self.time.ready_ms / 1000
+        while True:
+            line = self._next_line(deadline, waiting_for=f"'readyok {token}' within ready_ms = "
+                                                         f"{self.time.ready_ms:g} ms")
+            if line.kind == "readyok" and line.token == token:
+                return
+            if line.kind == "action":
+                self._check_stale(line)
+
+    def ask(self, payload: dict, legal: list[str], budget_s: float) -> Reply:
+        """Send a request and wait for its action; raise BotFault for anything else."""
+        request_id = self._next_request_id
+        self._next_request_id += 1
+        self._lines_in_window = 0
+        sent = self.send(wire.request(request_id, payload))
+        deadline = sent + budget_s
+        while True:
+            line, received = self._next_line_timed(deadline, waiting_for=f"'action {request_id} ...' within "
+                                                                         f"{budget_s * 1000:.0f} ms")
+            if line.kind != "action":
+                continue
+            if line.request_id != request_id:
+                self._check_stale(line)
+                continue
+            choice = wire.resolve_action(line.action, legal)
+            if choice is None:
+                raise BotFault("illegal", f"reply {line.text!r}: index out of range, there are {len(legal)} "
+                                          f"options (#0..#{len(legal) - 1})")
+            return Reply(choice, (received - sent) * 1000, received)
+
+    def _check_stale(self, line: wire.BotLine) -> None:
+        if line.request_id is not None and line.request_id < self._next_request_id:
+            self.notes.stale_replies += 1  # a late answer to an earlier request: ignored
+            return
+        raise BotFault("protocol", f"{line.text!r} answers request {line.request_id}, which was never sent")
+
+    # ---- reading ------------------------------------------------------------------
+    def _next_line(self, deadline: float, waiting_for: str) -> wire.BotLine:
+        return self._next_line_timed(deadline, waiting_for)[0]
+
+    def _next_line_timed(self, deadline: float, waiting_for: str) -> tuple[wire.BotLine, float]:
+        """The next meaningful bot line; every fault class but 'illegal' is raised from here."""
+        while True:
+            item = self._next_item(deadline)
+            if item is None:
+                raise BotFault("timeout", f"no {waiting_for}")
+            if item.kind == "eof":
+                raise BotFault("crash", self._crash_detail())
+            if item.kind == "overlong":
+                raise BotFault("flood", item.text)
+            if item.kind == "undecodable":
+                raise BotFault("garbage", item.text)
+            self._lines_in_window += 1
+            if self._lines_in_window > self.limits.max_lines_per_request:
+                raise BotFault("flood", f"more than max_lines_per_request = {self.limits.max_lines_per_request} "
+                                        f"lines while waiting for {waiting_for.split(' within ')[0]}")
+            if wire.is_garbage(item.text):
+                raise BotFault("garbage", f"control characters in line {item.text[:60]!r}")
+            try:
+                line = wire.parse_bot_line(item.text)
+            except wire.WireError as exc:
+                raise BotFault("protocol", f"{exc} (line {item.text[:80]!r})") from None
+            if line.kind == "empty":
+                continue
+            if line.kind == "info":
+                self.notes.info_lines += 1
+                continue
+            if line.kind == "unknown":
+                self.notes.unknown += 1
+                if len(self.notes.unknown_examples) < _KEPT_UNKNOWN_LINES:
+                    self.notes.unknown_examples.append(item.text[:200])
+                continue
+            return line, item.time
+
+    def _next_item(self, deadline: float) -> OutputItem | None:
+        assert self.process is not None
+        while True:
+            now = time.perf_counter()
+            item = self.process.next_output(min(deadline, now + _POLL_S))
+            if item is not None:
+                return item
+            if self.process.stdin_error:
+                raise BotFault("crash", f"{self.process.stdin_error} (the bot closed its stdin or exited; "
+                                        f"process {self.process.exit_description()})")
+            if time.perf_counter() >= deadline:
+                return None
+
+    def _crash_detail(self) -> str:
+        proc = self.process.proc
+        try:
+            proc.wait(timeout=0.5)
+        except Exception:  # still running with stdout closed: describe it as it is
+            pass
+        return f"stdout closed; process {self.process.exit_description()}"
