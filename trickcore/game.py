@@ -28,28 +28,22 @@ through :mod:`trickcore._core`.  The contract, documented for users in
 
 from __future__ import annotations
 
-import abc
 import copy
 import dataclasses
 import json
 from typing import Any, Callable, Iterable, Sequence
 
+from trickcore._core import StateCore, TrickPhase
+from trickcore.errors import CoreError, GameConfigError, IllegalActionError, TrickcoreError
+
 TERMINAL = -1
+_PLAYS = object()  # marks an event-list entry that stands for card plays not yet expanded
 
 Action = int
 Seat = int
 
-
-class TrickcoreError(Exception):
-    """Base class of every error trickcore raises on bad input."""
-
-
-class IllegalActionError(TrickcoreError, ValueError):
-    """An action that is not legal now: unknown text, not in the legal set, or out of turn."""
-
-
-class GameConfigError(TrickcoreError, ValueError):
-    """Unknown game, bad player count or bad option."""
+__all__ = ["TERMINAL", "GameConfigError", "GameInfo", "GameState", "IllegalActionError", "OptionSpec",
+           "TrickcoreError", "competition_ranks", "replay"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -124,8 +118,14 @@ def _fmt_counts(counts: Sequence[int]) -> str:
     return ", ".join(map(str, c))
 
 
-class GameState(abc.ABC):
-    """Base class of every game's state.  Subclasses implement the ``_``-methods."""
+class GameState(StateCore):
+    """Base class of every game's state.  Subclasses implement the ``_``-methods.
+
+    Card-play decisions run through the C fast path of :class:`StateCore` while a
+    trick phase is active (``_start_play``); everything else comes here.  Action
+    ids are state-independent within one game configuration: ``0..255`` are card
+    moves (card id | declaration << 7), other decisions use ids >= 256, so
+    ``action_to_string`` needs no state and the history is stored as ids."""
 
     info: GameInfo  # set by the subclass (class attribute)
 
@@ -136,51 +136,81 @@ class GameState(abc.ABC):
         self.num_players = num_players
         self.options = self.info.resolve_options(options, num_players)
         self.seed = seed
-        self.history: list[str] = []
         self._events: list[tuple[frozenset[int] | None, dict]] = []
+        self._ev_sync = (None, 0, 0)  # (trick phase, completed tricks marked, cards of open trick marked)
+        self._ev_expanded = 0  # entries before this index hold no placeholder
 
     # ---- to implement -------------------------------------------------------------
-    @abc.abstractmethod
-    def current_player(self) -> Seat: ...
+    def _current_player(self) -> Seat:
+        raise NotImplementedError
 
-    @abc.abstractmethod
-    def decision(self) -> str: ...
+    def decision(self) -> str:
+        raise NotImplementedError
 
-    @abc.abstractmethod
     def _legal(self) -> list[Action]:
-        """Ascending legal action ids for the player to move."""
+        """Ascending legal action ids outside the card-play fast path."""
+        raise NotImplementedError
 
-    @abc.abstractmethod
-    def action_to_string(self, action: Action) -> str: ...
+    def action_to_string(self, action: Action) -> str:
+        raise NotImplementedError
 
-    @abc.abstractmethod
     def _parse(self, text: str) -> Action:
         """Action id for ``text``; raise ValueError if it is not an action of this game."""
+        raise NotImplementedError
 
-    @abc.abstractmethod
     def _apply(self, action: Action) -> None:
-        """Apply a legal action (already checked)."""
+        """Apply a legal non-card-play action (already checked)."""
+        raise NotImplementedError
 
-    @abc.abstractmethod
-    def observation(self, seat: Seat) -> dict: ...
+    def _play_over(self) -> None:
+        """Hook: the trick phase started by ``_start_play`` has ended."""
+        raise NotImplementedError
 
-    @abc.abstractmethod
-    def is_terminal(self) -> bool: ...
+    def observation(self, seat: Seat) -> dict:
+        raise NotImplementedError
 
-    @abc.abstractmethod
+    def _is_terminal(self) -> bool:
+        raise NotImplementedError
+
     def scores(self) -> list[float]:
         """Match score of every seat so far (final once terminal)."""
+        raise NotImplementedError
+
+    # ---- trick phase helpers --------------------------------------------------------
+    def _start_play(self, deck, follow: int, winner: int, trump: int, hands: Sequence[int],
+                    leader: int, tricks: int) -> TrickPhase:
+        self._mark_plays()
+        self._tp = TrickPhase(deck, self.num_players, follow, winner, trump, list(hands), leader, tricks)
+        self._fast = True
+        return self._tp
+
+    def _on_play_over(self) -> None:
+        self._play_over()
+
+    def _in_play(self) -> bool:
+        return self._tp is not None and self._fast and not self._tp.over
 
     # ---- provided -----------------------------------------------------------------
-    def legal_actions(self) -> list[Action]:
+    def _legal_slow(self) -> list[Action]:
         if self.is_terminal():
             return []
         return self._legal()
+
+    @property
+    def history(self) -> list[str]:
+        """Every action applied so far, as text (enough to rebuild the state)."""
+        return [self.action_to_string(a) for a in self._actions]
+
+    @property
+    def action_ids(self) -> list[int]:
+        return list(self._actions)
 
     def legal_action_strings(self) -> list[str]:
         return [self.action_to_string(a) for a in self.legal_actions()]
 
     def string_to_action(self, text: str) -> Action:
+        if not isinstance(text, str):
+            raise IllegalActionError(f"an action is an int or a string, not {type(text).__name__}")
         try:
             return self._parse(text.strip())
         except (ValueError, KeyError, IndexError) as exc:
@@ -188,8 +218,8 @@ class GameState(abc.ABC):
                 f"{text!r} is not a {self.info.name} action ({exc}); legal now: "
                 f"{' '.join(self.legal_action_strings())}") from None
 
-    def apply_action(self, action: Action | str, seat: Seat | None = None) -> None:
-        """Apply ``action`` (id or text).  ``seat``, if given, must be the seat to move."""
+    def _apply_slow(self, action: Action | str, seat: Seat | None) -> None:
+        """The checked path of apply_action: parse, check turn and legality, apply."""
         if self.is_terminal():
             raise IllegalActionError(f"the game is over; no action {action!r} can be applied")
         if seat is not None and seat != self.current_player():
@@ -197,7 +227,7 @@ class GameState(abc.ABC):
                 f"seat {seat} acted out of turn: seat {self.current_player()} is to move ({self.decision()})")
         if isinstance(action, str):
             action = self.string_to_action(action)
-        legal = self._legal()
+        legal = self.legal_actions()
         if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
             try:
                 shown = self.action_to_string(action) if isinstance(action, int) else repr(action)
@@ -206,12 +236,15 @@ class GameState(abc.ABC):
             raise IllegalActionError(
                 f"illegal {self.decision()} action {shown} for seat {self.current_player()}; legal: "
                 f"{' '.join(self.action_to_string(a) for a in legal)}")
-        text = self.action_to_string(action)
-        self._apply(action)
-        self.history.append(text)
+        if self._in_play():
+            self._actions.append(action)
+            self._play_move(action)
+        else:
+            self._actions.append(action)
+            self._apply(action)
 
     def returns(self) -> list[float]:
-        """Final result per seat as in OpenSpiel: scores (the games are not zero-sum)."""
+        """Final result per seat: the match scores (the games are not zero-sum)."""
         return [float(s) for s in self.scores()]
 
     def ranks(self) -> list[int]:
@@ -219,30 +252,97 @@ class GameState(abc.ABC):
         return competition_ranks(self.scores())
 
     def clone(self) -> "GameState":
-        return copy.deepcopy(self)
+        new = type(self).__new__(type(self))
+        tp = self._tp
+        memo = {}
+        if tp is not None:
+            memo[id(tp)] = tp.copy()
+        new.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        new._tp = memo[id(tp)] if tp is not None else None
+        new._actions = list(self._actions)
+        new._fast = self._fast
+        return new
+
+    def __deepcopy__(self, memo):
+        return self.clone()
 
     # events --------------------------------------------------------------------------
+    # Card plays on the fast path create no Python objects.  When another event is
+    # emitted (or a new trick phase starts), a placeholder records which plays
+    # happened since the last one; events_for() expands placeholders into "play"
+    # and "trick" events on demand.  Expansion only ever touches entries after the
+    # index handed out by the previous events_for() call, so indices stay valid.
     def _emit(self, kind: str, visible_to: Iterable[int] | None = None, **data: Any) -> None:
         """Record an event; ``visible_to=None`` means public."""
+        self._mark_plays()
         data = {"type": kind, **data}
         self._events.append((None if visible_to is None else frozenset(visible_to), data))
 
+    def _mark_plays(self) -> None:
+        tp = self._tp
+        if tp is None:
+            return
+        phase, done, pos = self._ev_sync
+        if phase is not tp:
+            done, pos = 0, 0
+        end = (tp.n_tricks_done, tp.trick_len)
+        if end != (done, pos):
+            self._events.append((_PLAYS, (tp, done, pos) + end))
+            self._ev_sync = (tp, *end)
+
+    def _expand_plays(self) -> None:
+        self._mark_plays()
+        events, first = self._events, self._ev_expanded
+        if any(vis is _PLAYS for vis, _ in events[first:]):
+            tail = []
+            for vis, data in events[first:]:
+                if vis is _PLAYS:
+                    tail.extend((None, ev) for ev in self._play_events(*data))
+                else:
+                    tail.append((vis, data))
+            events[first:] = tail
+        self._ev_expanded = len(events)
+
+    def _play_events(self, tp: TrickPhase, done: int, pos: int, end_done: int, end_pos: int) -> list[dict]:
+        deck, n, out = tp.deck, self.num_players, []
+        tricks = tp.tricks
+        for k in range(done, end_done):
+            leader, moves, win, win2, nxt, pts = tricks[k]
+            out.extend({"type": "play", "seat": (leader + i) % n, "card": deck.move_text(moves[i])}
+                       for i in range(pos, len(moves)))
+            ev = {"type": "trick", "leader": leader, "cards": [deck.move_text(m) for m in moves],
+                  "winner": win, "points": pts}
+            if win2 >= 0 or nxt != win:
+                ev["winner2"] = win2
+                ev["next_leader"] = nxt
+            out.append(ev)
+            pos = 0
+        if end_pos > pos:
+            if end_done < len(tricks):
+                leader, moves = tricks[end_done][0], tricks[end_done][1]
+            else:
+                leader, moves, _led, _open = tp.current_trick()
+            out.extend({"type": "play", "seat": (leader + i) % n, "card": deck.move_text(moves[i])}
+                       for i in range(pos, end_pos))
+        return out
+
     def events_for(self, seat: Seat, start: int = 0) -> tuple[list[dict], int]:
         """Events visible to ``seat`` with index >= ``start``, and the next start index."""
+        self._expand_plays()
         out = [dict(d) for vis, d in self._events[start:] if vis is None or seat in vis]
         return out, len(self._events)
 
     # serialisation -------------------------------------------------------------------
     def to_record(self) -> dict:
         return {"game": self.info.name, "players": self.num_players, "options": dict(self.options),
-                "seed": self.seed, "history": list(self.history)}
+                "seed": self.seed, "history": self.history}
 
     def to_string(self) -> str:
         return json.dumps(self.to_record(), sort_keys=True)
 
     def __repr__(self) -> str:
         return (f"<{type(self).__name__} {self.info.name} players={self.num_players} seed={self.seed} "
-                f"actions={len(self.history)} to_move={self.current_player()}>")
+                f"actions={len(self._actions)} to_move={self.current_player()}>")
 
 
 def competition_ranks(scores: Sequence[float]) -> list[int]:

@@ -58,8 +58,11 @@ typedef struct { uint64_t w[2]; } tc_cards;
 
 static inline tc_cards tc_cards_empty(void) { tc_cards c = {{0, 0}}; return c; }
 static inline tc_cards tc_cards_of(int card) {
-    tc_cards c = {{0, 0}};
-    c.w[card >> 6] = (uint64_t)1 << (card & 63);
+    /* Branch-free: an indexed store would force the set through memory. */
+    uint64_t bit = (uint64_t)1 << (card & 63);
+    tc_cards c;
+    c.w[0] = card < 64 ? bit : 0;
+    c.w[1] = card < 64 ? 0 : bit;
     return c;
 }
 static inline tc_cards tc_or(tc_cards a, tc_cards b) { a.w[0] |= b.w[0]; a.w[1] |= b.w[1]; return a; }
@@ -171,14 +174,21 @@ typedef struct {
     int leader;                    /* seat that played first */
     uint8_t card[TC_MAX_PLAYERS];  /* in play order */
     uint8_t power[TC_MAX_PLAYERS]; /* effective strength (declarations applied) */
+    uint8_t decl[TC_MAX_PLAYERS];  /* declaration bit of each move (TC_MOVE_DECL) */
     uint8_t pile[TC_MAX_PLAYERS];  /* Hattrick: 0/1 = which open colour, 2 = passed */
     int8_t led;                    /* led suit, TC_LED_NONE or TC_LED_TRUMP */
     int8_t open[2];                /* Hattrick: open colours, TC_NO_SUIT if none */
     int8_t best[2];                /* index of the current winner (per pile), -1 none */
+    uint16_t best_key[2];          /* winning key of best[]: class << 8 | strength order */
+    tc_cards cards;                /* every card in the trick */
+    int points;                    /* card points in the trick */
 } tc_trick;
 
 void tc_trick_start(tc_trick *t, int leader);
-static inline int tc_trick_to_move(const tc_trick *t, int n_players) { return (t->leader + t->n_played) % n_players; }
+static inline int tc_trick_to_move(const tc_trick *t, int n_players) {
+    int seat = t->leader + t->n_played;
+    return seat >= n_players ? seat - n_players : seat;
+}
 
 /* Legal cards from `hand` for the seat to move in trick `t`. */
 tc_cards tc_legal(const tc_deck *d, const tc_rules *r, const tc_trick *t, tc_cards hand);
@@ -210,6 +220,7 @@ typedef struct {
     uint8_t tricks[TC_MAX_PLAYERS];    /* tricks won (Hattrick: tricks, up to 2 per double) */
     uint16_t points[TC_MAX_PLAYERS];   /* card points won */
     tc_trick trick;                    /* the trick being played */
+    tc_trick last_trick;               /* the last completed trick (n_played 0 if none) */
     int tricks_left;                   /* tricks (double tricks) still to be completed */
     int last_winner;                   /* seat that won the last completed trick, -1 */
 } tc_play_state;

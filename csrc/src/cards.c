@@ -20,7 +20,7 @@ const char *tc_strerror(int status) {
 
 const char *tc_version(void) { return TC_VERSION_STRING; }
 
-int tc_count(tc_cards a) { return TC_POPCNT64(a.w[0]) + TC_POPCNT64(a.w[1]); }
+int tc_count(tc_cards a) { return tc__count(a); }
 
 int tc_first(tc_cards a) {
     if (a.w[0]) return TC_CTZ64(a.w[0]);
@@ -34,20 +34,13 @@ int tc_last(tc_cards a) {
     return -1;
 }
 
-/* Select the n-th set bit of one word by clearing the n lowest (hands are small,
- * so this beats a portable broadword select). */
-static int select64(uint64_t w, int n) {
-    while (n-- > 0) w &= w - 1;
-    return TC_CTZ64(w);
-}
-
 int tc_nth(tc_cards a, int n) {
     int c0;
     if (n < 0) return -1;
     c0 = TC_POPCNT64(a.w[0]);
-    if (n < c0) return select64(a.w[0], n);
+    if (n < c0) return tc__select64(a.w[0], n);
     n -= c0;
-    if (n < TC_POPCNT64(a.w[1])) return 64 + select64(a.w[1], n);
+    if (n < TC_POPCNT64(a.w[1])) return 64 + tc__select64(a.w[1], n);
     return -1;
 }
 
@@ -91,38 +84,14 @@ void tc_rng_seed(tc_rng *rng, uint64_t seed) {
     for (i = 0; i < 4; i++) rng->s[i] = splitmix64(&seed);
 }
 
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+uint64_t tc_rng_next(tc_rng *rng) { return tc__rng_next(rng); }
 
-uint64_t tc_rng_next(tc_rng *rng) {
-    uint64_t *s = rng->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-uint32_t tc_rng_below(tc_rng *rng, uint32_t n) {
-    uint64_t m = (tc_rng_next(rng) >> 32) * (uint64_t)n;
-    uint32_t low = (uint32_t)m;
-    if (low < n) {
-        uint32_t threshold = (uint32_t)(0u - n) % n;
-        while (low < threshold) {
-            m = (tc_rng_next(rng) >> 32) * (uint64_t)n;
-            low = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
-}
+uint32_t tc_rng_below(tc_rng *rng, uint32_t n) { return tc__rng_below(rng, n); }
 
 void tc_shuffle(tc_rng *rng, uint8_t *a, int len) {
     int i;
     for (i = len - 1; i > 0; i--) {
-        int j = (int)tc_rng_below(rng, (uint32_t)(i + 1));
+        int j = (int)tc__rng_below(rng, (uint32_t)(i + 1));
         uint8_t tmp = a[i];
         a[i] = a[j];
         a[j] = tmp;

@@ -1,7 +1,7 @@
 /* play.c - the trick phase of a deal: checked play, random playouts, perft,
  * and the benchmark reference game. */
 #include <string.h>
-#include "internal.h"
+#include "rules_inline.h"
 
 int tc_play_init(tc_play_state *s, const tc_rules *r, const tc_cards *hands, int leader, int tricks) {
     int p;
@@ -10,6 +10,7 @@ int tc_play_init(tc_play_state *s, const tc_rules *r, const tc_cards *hands, int
     memset(s, 0, sizeof *s);
     for (p = 0; p < r->n_players; p++) s->hand[p] = hands[p];
     tc_trick_start(&s->trick, leader);
+    tc_trick_start(&s->last_trick, leader);
     s->tricks_left = tricks;
     s->last_winner = -1;
     return TC_OK;
@@ -47,22 +48,27 @@ static void finish_trick(const tc_deck *d, const tc_rules *r, tc_play_state *s) 
         next = tc_trick_next_leader(d, t, n);
     } else {
         int w = tc_trick_winner(t, n, 0);
-        for (i = 0; i < t->n_played; i++) s->won[w] = tc_or(s->won[w], tc_cards_of(t->card[i]));
+        s->won[w] = tc_or(s->won[w], t->cards);
         s->tricks[w]++;
-        s->points[w] = (uint16_t)(s->points[w] + tc_trick_points(d, t));
+        s->points[w] = (uint16_t)(s->points[w] + t->points);
         next = w;
     }
     s->last_winner = next;
+    s->last_trick = *t;
     s->tricks_left--;
     tc_trick_start(t, next);
 }
 
-void tc__play_unchecked(const tc_deck *d, const tc_rules *r, tc_play_state *s, int move) {
+static inline void play_unchecked(const tc_deck *d, const tc_rules *r, tc_play_state *s, int move) {
     int seat = tc_trick_to_move(&s->trick, r->n_players);
     int card = TC_MOVE_CARD(move);
     s->hand[seat] = tc_minus(s->hand[seat], tc_cards_of(card));
-    tc_trick_add(d, r, &s->trick, move);
+    tc__trick_add(d, r, &s->trick, move);
     if (s->trick.n_played == r->n_players) finish_trick(d, r, s);
+}
+
+void tc__play_unchecked(const tc_deck *d, const tc_rules *r, tc_play_state *s, int move) {
+    play_unchecked(d, r, s, move);
 }
 
 int tc_play(const tc_deck *d, const tc_rules *r, tc_play_state *s, int move) {
@@ -75,28 +81,28 @@ int tc_play(const tc_deck *d, const tc_rules *r, tc_play_state *s, int move) {
     if (decl && !(d->role[card] & TC_ROLE_DECLARED)) return TC_E_DECL;
     seat = tc_trick_to_move(&s->trick, r->n_players);
     if (!tc_has(s->hand[seat], card)) return TC_E_NOT_IN_HAND;
-    if (!tc_has(tc_legal(d, r, &s->trick, s->hand[seat]), card)) return TC_E_ILLEGAL;
-    tc__play_unchecked(d, r, s, move);
+    if (!tc_has(tc__legal(d, r, &s->trick, s->hand[seat]), card)) return TC_E_ILLEGAL;
+    play_unchecked(d, r, s, move);
     return TC_OK;
 }
 
 int tc_playout(const tc_deck *d, const tc_rules *r, tc_play_state *s, tc_rng *rng) {
     tc_cards special = tc_or(d->declared, d->twin);
+    int plain_deck = tc_is_empty(special);
     uint16_t moves[TC_MAX_MOVES];
     while (!tc_play_over(s)) {
         int seat = tc_trick_to_move(&s->trick, r->n_players);
-        tc_cards legal = tc_legal(d, r, &s->trick, s->hand[seat]);
+        tc_cards legal = tc__legal(d, r, &s->trick, s->hand[seat]);
         int move;
-        if (tc_is_empty(tc_and(legal, special))) {
+        if (plain_deck || tc_is_empty(tc_and(legal, special))) {
             /* Plain cards: one move per legal card, pick one uniformly. */
-            int n = tc_count(legal);
-            if (n == 0) return TC_E_STATE;
-            move = tc_nth(legal, (int)tc_rng_below(rng, (uint32_t)n));
+            if (tc_is_empty(legal)) return TC_E_STATE;
+            move = tc__random_card(legal, rng);
         } else {
             int n = tc_moves(d, r, &s->trick, s->hand[seat], moves);
-            move = moves[tc_rng_below(rng, (uint32_t)n)];
+            move = moves[tc__rng_below(rng, (uint32_t)n)];
         }
-        tc__play_unchecked(d, r, s, move);
+        play_unchecked(d, r, s, move);
     }
     return TC_OK;
 }
@@ -119,7 +125,7 @@ static uint64_t perft_rec(const tc_deck *d, const tc_rules *r, const tc_play_sta
     n = tc_play_moves(d, r, s, moves);
     for (i = 0; i < n; i++) {
         tc_play_state child = *s;               /* copy-make: no undo bookkeeping */
-        tc__play_unchecked(d, r, &child, moves[i]);
+        play_unchecked(d, r, &child, moves[i]);
         total += perft_rec(d, r, &child, depth - 1, stats);
     }
     return total;
@@ -146,7 +152,7 @@ int tc_reference_playout(const tc_deck *d, tc_rng *rng, uint32_t *tricks_out) {
     r.n_players = 4;
     r.follow = TC_FOLLOW_SUIT;
     r.winner = TC_WIN_TRUMP;
-    r.trump = (int)tc_rng_below(rng, 4);
+    r.trump = (int)tc__rng_below(rng, 4);
     tc_deal(rng, d->all, 4, 13, hands, NULL);
     tc_play_init(&s, &r, hands, 0, 13);
     tc_playout(d, &r, &s, rng);

@@ -1,0 +1,637 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Cython bindings of the trickcore C core.
+
+Card sets cross into Python as plain ints (bit i = card id i, up to 128 bits), the
+python-chess way: cheap, hashable and printable.  The hot loops (playouts,
+perft, the card-play fast path of :class:`StateCore`) stay in C and create no
+Python object per card.
+"""
+
+from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memset
+from trickcore._ccore cimport *
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
+
+from trickcore.errors import CoreError
+
+FOLLOW_FREE = TC_FOLLOW_FREE
+FOLLOW_SUIT = TC_FOLLOW_SUIT
+FOLLOW_OVERTRUMP = TC_FOLLOW_OVERTRUMP
+FOLLOW_DOUBLE = TC_FOLLOW_DOUBLE
+WIN_TRUMP = TC_WIN_TRUMP
+WIN_OFFLEAD_HIGH = TC_WIN_OFFLEAD_HIGH
+WIN_OFFLEAD_LOW = TC_WIN_OFFLEAD_LOW
+WIN_DOUBLE = TC_WIN_DOUBLE
+ROLE_ALWAYS = TC_ROLE_ALWAYS
+ROLE_TOP_TRUMP = TC_ROLE_TOP_TRUMP
+ROLE_DECLARED = TC_ROLE_DECLARED
+ROLE_TWIN = TC_ROLE_TWIN
+NO_SUIT = TC_NO_SUIT
+LED_NONE = TC_LED_NONE
+LED_TRUMP = TC_LED_TRUMP
+PILE_PASS = TC_PILE_PASS
+MAX_CARDS = TC_MAX_CARDS
+MAX_PLAYERS = TC_MAX_PLAYERS
+#: Card-play actions are move ids card | decl << 7, so 0..255; other decisions start here.
+PLAY_ACTIONS = 256
+
+
+def version():
+    return tc_version().decode()
+
+
+def strerror(int status):
+    return tc_strerror(status).decode()
+
+
+cdef inline object cards_to_int(tc_cards c):
+    return (<object>c.w[1] << 64) | <object>c.w[0]
+
+
+cdef inline tc_cards int_to_cards(object x) except *:
+    cdef tc_cards c
+    if x < 0 or (x >> 128):
+        raise CoreError(TC_E_CARD, f"card set {x!r} is outside 0..2**128-1")
+    c.w[0] = <uint64_t>(x & 0xFFFFFFFFFFFFFFFF)
+    c.w[1] = <uint64_t>(x >> 64)
+    return c
+
+
+cdef inline int check(int status, str what) except -1:
+    if status < 0:
+        raise CoreError(status, f"{what}: {tc_strerror(status).decode()}")
+    return status
+
+
+def cards_count(object cards):
+    return tc_count(int_to_cards(cards))
+
+
+def cards_list(object cards):
+    """Ascending card ids of a card set."""
+    cdef uint8_t ids[128]
+    cdef int n = tc_to_array(int_to_cards(cards), ids)
+    return [ids[i] for i in range(n)]
+
+
+def cards_nth(object cards, int n):
+    return tc_nth(int_to_cards(cards), n)
+
+
+def cards_first(object cards):
+    return tc_first(int_to_cards(cards))
+
+
+def cards_last(object cards):
+    return tc_last(int_to_cards(cards))
+
+
+cdef class Deck:
+    """A deck description (tc_deck) plus the card names of the common notation.
+
+    Immutable once the game has built it; copies of a state share it."""
+
+    cdef tc_deck d
+    cdef readonly list names
+    cdef readonly dict ids
+
+    def __cinit__(self, int n_suits):
+        if not 0 <= n_suits <= TC_MAX_SUITS:
+            raise CoreError(TC_E_ARG, f"a deck has 0..{TC_MAX_SUITS} suits, not {n_suits}")
+        tc_deck_init(&self.d, n_suits)
+        self.names = []
+        self.ids = {}
+
+    def add(self, str name, int suit, int rank, strength=None, trump_strength=None, int points=0, int role=0):
+        """Add a card and return its id.  strength defaults to rank, trump_strength to strength."""
+        cdef int s = rank if strength is None else strength
+        cdef int ts = s if trump_strength is None else trump_strength
+        if name in self.ids:
+            raise CoreError(TC_E_ARG, f"card name {name!r} used twice")
+        cdef int cid = check(tc_deck_add(&self.d, suit, rank, s, ts, points, role), f"adding card {name}")
+        self.names.append(name)
+        self.ids[name] = cid
+        return cid
+
+    def set_declarations(self, int strength0, int strength1):
+        tc_deck_set_decl(&self.d, strength0, strength1)
+
+    @property
+    def n_cards(self):
+        return self.d.n_cards
+
+    @property
+    def n_suits(self):
+        return self.d.n_suits
+
+    @property
+    def all(self):
+        return cards_to_int(self.d.all)
+
+    cdef int _card(self, int card) except -1:
+        if not 0 <= card < self.d.n_cards:
+            raise CoreError(TC_E_CARD, f"card id {card} is not in this deck (0..{self.d.n_cards - 1})")
+        return card
+
+    def suit(self, int card):
+        return self.d.suit[self._card(card)]
+
+    def rank(self, int card):
+        return self.d.rank[self._card(card)]
+
+    def strength(self, int card):
+        return self.d.strength[self._card(card)]
+
+    def trump_strength(self, int card):
+        return self.d.trump_strength[self._card(card)]
+
+    def points(self, int card):
+        return self.d.points[self._card(card)]
+
+    def role(self, int card):
+        return self.d.role[self._card(card)]
+
+    def decl_strength(self, int decl):
+        return self.d.decl_strength[decl & 1]
+
+    def suit_mask(self, int suit):
+        if not 0 <= suit < self.d.n_suits:
+            raise CoreError(TC_E_ARG, f"suit {suit} is not in this deck")
+        return cards_to_int(self.d.suit_mask[suit])
+
+    def role_mask(self, int role):
+        cdef tc_cards out = tc_cards_empty()
+        for c in range(self.d.n_cards):
+            if self.d.role[c] & role:
+                out = tc_or(out, tc_cards_of(c))
+        return cards_to_int(out)
+
+    def points_of(self, object cards):
+        cdef uint8_t ids[128]
+        cdef int n = tc_to_array(int_to_cards(cards), ids), total = 0
+        for i in range(n):
+            total += self.d.points[ids[i]]
+        return total
+
+    # Notation -----------------------------------------------------------------
+    def name(self, int card):
+        return self.names[self._card(card)]
+
+    def card_id(self, str name):
+        try:
+            return self.ids[name]
+        except KeyError:
+            raise CoreError(TC_E_CARD, f"no card {name!r} in this deck") from None
+
+    def cards_text(self, object cards):
+        return " ".join(self.names[c] for c in cards_list(cards))
+
+    def mask_of(self, names):
+        cdef tc_cards out = tc_cards_empty()
+        for n in names:
+            out = tc_or(out, tc_cards_of(self.card_id(n)))
+        return cards_to_int(out)
+
+    def move_text(self, int move):
+        """Text of a move: the card name, plus '=<strength>' for a declared card."""
+        cdef int card = move & 127, decl = (move >> 7) & 1
+        name = self.name(card)
+        if self.d.role[card] & TC_ROLE_DECLARED:
+            return f"{name}={self.d.decl_strength[decl]}"
+        if decl:
+            raise CoreError(TC_E_DECL, f"{name} takes no declaration")
+        return name
+
+    def parse_move(self, str text):
+        """Move id of a move text (inverse of move_text)."""
+        name, eq, value = text.partition("=")
+        cdef int card = self.card_id(name)
+        if self.d.role[card] & TC_ROLE_DECLARED:
+            if not eq:
+                raise CoreError(TC_E_DECL, f"{name} must be played with a declaration, e.g. "
+                                f"{name}={self.d.decl_strength[0]} or {name}={self.d.decl_strength[1]}")
+            for decl in (0, 1):
+                if value == str(self.d.decl_strength[decl]):
+                    return card | (decl << 7)
+            raise CoreError(TC_E_DECL, f"{name} is declared {self.d.decl_strength[0]} or "
+                            f"{self.d.decl_strength[1]}, not {value!r}")
+        if eq:
+            raise CoreError(TC_E_DECL, f"{name} takes no declaration")
+        return card
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        raise TypeError("Deck objects are rebuilt by their game, not pickled")
+
+
+cdef class Rng:
+    """The core's seeded xoshiro256** generator (same sequence on every platform)."""
+
+    cdef tc_rng r
+
+    def __cinit__(self, uint64_t seed=0):
+        tc_rng_seed(&self.r, seed)
+
+    def next(self):
+        return tc_rng_next(&self.r)
+
+    cpdef uint32_t below(self, uint32_t n) except? 0:
+        if n == 0:
+            raise CoreError(TC_E_ARG, "below(0)")
+        return tc_rng_below(&self.r, n)
+
+    def shuffle(self, list items):
+        """Fisher-Yates in place, the same walk as tc_shuffle."""
+        cdef Py_ssize_t i
+        cdef uint32_t j
+        for i in range(len(items) - 1, 0, -1):
+            j = tc_rng_below(&self.r, <uint32_t>(i + 1))
+            items[i], items[j] = items[j], items[i]
+
+    def deal(self, object cards, int n_players, int hand_size):
+        """Shuffle `cards` (a set) and deal hand_size to each seat: (hands, rest)."""
+        cdef tc_cards hands[8]
+        cdef tc_cards rest
+        check(tc_deal(&self.r, int_to_cards(cards), n_players, hand_size, hands, &rest), "deal")
+        return [cards_to_int(hands[p]) for p in range(n_players)], cards_to_int(rest)
+
+    def getstate(self):
+        return (self.r.s[0], self.r.s[1], self.r.s[2], self.r.s[3])
+
+    def setstate(self, state):
+        for i in range(4):
+            self.r.s[i] = state[i]
+
+    def __deepcopy__(self, memo):
+        cdef Rng other = Rng.__new__(Rng)
+        other.r = self.r
+        return other
+
+
+cdef int make_rules(tc_rules *r, int n_players, int follow, int winner, int trump) except -1:
+    if not 2 <= n_players <= TC_MAX_PLAYERS:
+        raise CoreError(TC_E_PLAYERS, f"player count {n_players} is outside 2..{TC_MAX_PLAYERS}")
+    if not 0 <= follow <= TC_FOLLOW_DOUBLE or not 0 <= winner <= TC_WIN_DOUBLE:
+        raise CoreError(TC_E_ARG, f"unknown follow rule {follow} or winner rule {winner}")
+    r.n_players = n_players
+    r.follow = follow
+    r.winner = winner
+    r.trump = trump
+    return 0
+
+
+cdef int fill_trick(Deck deck, tc_rules *r, tc_trick *t, int leader, moves) except -1:
+    if not 0 <= leader < r.n_players:
+        raise CoreError(TC_E_ARG, f"leader {leader} is not a seat")
+    if len(moves) > r.n_players:
+        raise CoreError(TC_E_STATE, f"{len(moves)} cards in a trick of {r.n_players} players")
+    tc_trick_start(t, leader)
+    for m in moves:
+        if not 0 <= m < 256 or (m & 127) >= deck.d.n_cards:
+            raise CoreError(TC_E_CARD, f"move {m} is not a card of this deck")
+        check(tc_trick_add(&deck.d, r, t, m), "trick")
+    return 0
+
+
+def legal_cards(Deck deck, int n_players, int follow, int winner, int trump, int leader, moves, object hand):
+    """Legal cards (a set) of `hand` after `moves` were played in a trick led by `leader`."""
+    cdef tc_rules r
+    cdef tc_trick t
+    make_rules(&r, n_players, follow, winner, trump)
+    fill_trick(deck, &r, &t, leader, moves)
+    return cards_to_int(tc_legal(&deck.d, &r, &t, int_to_cards(hand)))
+
+
+def legal_moves(Deck deck, int n_players, int follow, int winner, int trump, int leader, moves, object hand):
+    """Distinct legal moves (declarations expanded, twins merged), ascending."""
+    cdef tc_rules r
+    cdef tc_trick t
+    cdef uint16_t out[256]
+    make_rules(&r, n_players, follow, winner, trump)
+    fill_trick(deck, &r, &t, leader, moves)
+    cdef int n = tc_moves(&deck.d, &r, &t, int_to_cards(hand), out)
+    return [out[i] for i in range(n)]
+
+
+def resolve_trick(Deck deck, int n_players, int follow, int winner, int trump, int leader, moves):
+    """Resolve a trick: dict with winner (seat), winner2 (Hattrick second trick),
+    next_leader, points, led and piles (per card: 0, 1 or PILE_PASS)."""
+    cdef tc_rules r
+    cdef tc_trick t
+    make_rules(&r, n_players, follow, winner, trump)
+    fill_trick(deck, &r, &t, leader, moves)
+    nxt = tc_trick_next_leader(&deck.d, &t, n_players) if winner == TC_WIN_DOUBLE else tc_trick_winner(&t, n_players, 0)
+    return {"winner": tc_trick_winner(&t, n_players, 0), "winner2": tc_trick_winner(&t, n_players, 1),
+            "next_leader": nxt, "points": tc_trick_points(&deck.d, &t), "led": t.led,
+            "piles": [t.pile[i] for i in range(t.n_played)]}
+
+
+cdef class TrickPhase:
+    """The trick phase of one deal, run by the C core (tc_play_state).
+
+    ``tricks`` lists completed tricks as (leader, moves, winner, winner2,
+    next_leader, points); winner2 is -1 except for Hattrick's second trick."""
+
+    cdef Deck deck
+    cdef tc_rules rules
+    cdef tc_play_state s
+    # Completed tricks are logged in C (no Python object per trick on the fast path);
+    # the ``tricks`` property builds the Python view on demand.
+    cdef tc_trick log[64]
+    cdef int8_t log_next[64]
+    cdef int n_log
+
+    def __init__(self, Deck deck, int n_players, int follow, int winner, int trump, hands, int leader, int tricks):
+        cdef tc_cards h[8]
+        make_rules(&self.rules, n_players, follow, winner, trump)
+        if len(hands) != n_players:
+            raise CoreError(TC_E_ARG, f"{len(hands)} hands for {n_players} players")
+        for p in range(n_players):
+            h[p] = int_to_cards(hands[p])
+            if not tc_is_empty(tc_minus(h[p], deck.d.all)):
+                raise CoreError(TC_E_CARD, f"hand {p} holds cards outside the deck")
+        self.deck = deck
+        if not 0 <= tricks <= 64:
+            raise CoreError(TC_E_ARG, f"{tricks} tricks: a trick phase has at most 64")
+        check(tc_play_init(&self.s, &self.rules, h, leader, tricks), "trick phase")
+        self.n_log = 0
+
+    cdef int play_c(self, int move) except? -9:
+        """Play a checked move; returns the tc status (negative on error), 1 if a trick completed."""
+        cdef int rc = tc_play(&self.deck.d, &self.rules, &self.s, move)
+        if rc < 0:
+            return rc
+        if self.s.trick.n_played == 0:
+            self._record()
+            return 1
+        return 0
+
+    cdef inline void _record(self):
+        self.log[self.n_log] = self.s.last_trick
+        self.log_next[self.n_log] = <int8_t>self.s.last_winner
+        self.n_log += 1
+
+    @property
+    def tricks(self):
+        """Completed tricks: (leader, moves, winner, winner2, next_leader, points)."""
+        cdef tc_trick *t
+        cdef int n = self.rules.n_players
+        out = []
+        for k in range(self.n_log):
+            t = &self.log[k]
+            out.append((t.leader, tuple(int(t.card[i]) | (int(t.decl[i]) << 7) for i in range(t.n_played)),
+                        tc_trick_winner(t, n, 0), tc_trick_winner(t, n, 1), int(self.log_next[k]),
+                        t.points))
+        return out
+
+    @property
+    def n_tricks_done(self):
+        return self.n_log
+
+    @property
+    def trick_len(self):
+        """Cards in the trick in progress."""
+        return self.s.trick.n_played
+
+    def play(self, int move):
+        """Play a move for the seat to move; returns True if it completed a trick."""
+        cdef int rc = self.play_c(move)
+        if rc < 0:
+            raise CoreError(rc, f"move {move} for seat {self.to_move}: {tc_strerror(rc).decode()}")
+        return rc == 1
+
+    cdef list moves_c(self):
+        cdef uint16_t out[256]
+        cdef int n = tc_play_moves(&self.deck.d, &self.rules, &self.s, out), i
+        cdef list res = PyList_New(n)
+        cdef object v
+        for i in range(n):
+            v = out[i]          # ints below 257 are CPython's cached small ints
+            Py_INCREF(v)
+            PyList_SET_ITEM(res, i, v)
+        return res
+
+    def moves(self):
+        """Distinct legal moves of the seat to move, ascending."""
+        return self.moves_c()
+
+    def legal_cards(self):
+        cdef int seat = tc_play_to_move(&self.s, &self.rules)
+        if seat < 0:
+            return 0
+        return cards_to_int(tc_legal(&self.deck.d, &self.rules, &self.s.trick, self.s.hand[seat]))
+
+    @property
+    def deck(self):
+        return self.deck
+
+    @property
+    def n_players(self):
+        return self.rules.n_players
+
+    @property
+    def trump(self):
+        return self.rules.trump
+
+    @property
+    def to_move(self):
+        return tc_play_to_move(&self.s, &self.rules)
+
+    @property
+    def over(self):
+        return tc_play_over(&self.s) != 0
+
+    @property
+    def tricks_left(self):
+        return self.s.tricks_left
+
+    @property
+    def last_winner(self):
+        return self.s.last_winner
+
+    def hand(self, int seat):
+        return cards_to_int(self.s.hand[self._seat(seat)])
+
+    def won(self, int seat):
+        return cards_to_int(self.s.won[self._seat(seat)])
+
+    def passed(self, int seat):
+        return cards_to_int(self.s.passed[self._seat(seat)])
+
+    def tricks_won(self):
+        return [self.s.tricks[p] for p in range(self.rules.n_players)]
+
+    def points_won(self):
+        return [self.s.points[p] for p in range(self.rules.n_players)]
+
+    def current_trick(self):
+        """(leader, moves so far, led category, open colours) of the trick in progress."""
+        cdef tc_trick *t = &self.s.trick
+        cdef list moves = []
+        for i in range(t.n_played):
+            moves.append(int(t.card[i]) | (int(t.decl[i]) << 7))
+        return t.leader, moves, t.led, (t.open[0], t.open[1])
+
+    cdef int _seat(self, int seat) except -1:
+        if not 0 <= seat < self.rules.n_players:
+            raise CoreError(TC_E_ARG, f"seat {seat} is not in 0..{self.rules.n_players - 1}")
+        return seat
+
+    def playout(self, Rng rng):
+        """Finish the trick phase with uniformly random legal moves (in C; tricks not recorded)."""
+        check(tc_playout(&self.deck.d, &self.rules, &self.s, &rng.r), "playout")
+
+    def perft(self, int depth=-1):
+        """(count, leaves, tricks per seat, points per seat) summed over the leaves."""
+        cdef tc_perft_stats st
+        cdef uint64_t count
+        with nogil:
+            count = tc_perft(&self.deck.d, &self.rules, &self.s, depth, &st)
+        n = self.rules.n_players
+        return count, st.leaves, [st.tricks[p] for p in range(n)], [st.points[p] for p in range(n)]
+
+    def divide(self, int depth=-1):
+        """perft split by the first move: {move: count}."""
+        out = {}
+        for m in self.moves():
+            child = self.copy()
+            child.play(m)
+            out[m] = child.perft(depth - 1 if depth > 0 else depth)[0]
+        return out
+
+    def copy(self):
+        cdef TrickPhase other = TrickPhase.__new__(TrickPhase)
+        other.deck = self.deck
+        other.rules = self.rules
+        other.s = self.s
+        other.log = self.log
+        other.log_next = self.log_next
+        other.n_log = self.n_log
+        return other
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+
+cdef class StateCore:
+    """Base of every game state: the card-play fast path.
+
+    While ``_tp`` holds a trick phase and ``_fast`` is true, legal_actions,
+    apply_action and current_player are answered here in C, with no Python-level
+    call per card.  Every other decision goes to the Python methods of
+    trickcore.game.GameState (``_legal_slow``, ``_apply_slow``, ``_current_player``).
+    When the trick phase ends the game's ``_on_play_over`` hook runs."""
+
+    cdef public TrickPhase _tp
+    cdef public list _actions
+    cdef public bint _fast
+
+    def __cinit__(self, *args, **kwargs):
+        self._tp = None
+        self._actions = []
+        self._fast = False
+
+    # Plain def methods, not cpdef: every caller is Python, and a cpdef method on a
+    # class with Python subclasses pays an override lookup on each call.
+    def legal_actions(self):
+        """Ascending legal action ids ([] once the game is over)."""
+        if self._fast and self._tp is not None and not tc_play_over(&self._tp.s):
+            return self._tp.moves_c()
+        return self._legal_slow()
+
+    def current_player(self):
+        """Seat to act, or -1 once the game is over."""
+        if self._fast and self._tp is not None and not tc_play_over(&self._tp.s):
+            return tc_play_to_move(&self._tp.s, &self._tp.rules)
+        return self._current_player()
+
+    def is_terminal(self):
+        if self._fast and self._tp is not None and not tc_play_over(&self._tp.s):
+            return False
+        return self._is_terminal()
+
+    def apply_action(self, action, seat=None):
+        """Apply an action (id or text); ``seat``, if given, must be the seat to move.
+
+        Illegal, malformed or out-of-turn actions raise IllegalActionError and
+        leave the state unchanged."""
+        cdef int rc
+        if (self._fast and seat is None and type(action) is int and self._tp is not None
+                and 0 <= <long>action < 256 and not tc_play_over(&self._tp.s)):
+            rc = self._tp.play_c(action)
+            if rc >= 0:
+                self._actions.append(action)
+                if rc == 1 and tc_play_over(&self._tp.s):
+                    self._on_play_over()
+                return None
+        # Everything else, including errors, takes the checked Python path.
+        return self._apply_slow(action, seat)
+
+    def _play_move(self, int move):
+        """Play a card move for the seat to move (used by the checked path)."""
+        rc = self._tp.play_c(move)
+        if rc < 0:
+            raise CoreError(rc, tc_strerror(rc).decode())
+        if rc == 1 and tc_play_over(&self._tp.s):
+            self._on_play_over()
+
+
+def reference_deck():
+    """The 52-card deck of the benchmark reference game (ids suit*13 + rank)."""
+    cdef Deck d = Deck(4)
+    for suit, letter in enumerate("SHDC"):
+        for rank, r in enumerate("23456789TJQKA"):
+            d.add(r + letter, suit, rank)
+    return d
+
+
+def reference_playouts(int n, uint64_t seed=1):
+    """Play n random deals of the reference game in C; returns total tricks per seat."""
+    cdef tc_deck d
+    cdef tc_rng rng
+    cdef uint32_t tricks[4]
+    memset(tricks, 0, sizeof(tricks))
+    tc_reference_deck(&d)
+    tc_rng_seed(&rng, seed)
+    with nogil:
+        for i in range(n):
+            tc_reference_playout(&d, &rng, tricks)
+    return [tricks[p] for p in range(4)]
+
+
+def bench_legal_resolve(int n, uint64_t seed=1):
+    """Inner loop for benchmarks: n tricks of legal-move generation + resolution in C
+    on random reference-game positions.  Returns a checksum so nothing is optimised out."""
+    cdef tc_deck d
+    cdef tc_rng rng
+    cdef tc_rules r
+    cdef tc_cards hands[4]
+    cdef tc_trick t
+    cdef tc_cards legal
+    cdef uint64_t checksum = 0
+    cdef int i, p, c
+    tc_reference_deck(&d)
+    tc_rng_seed(&rng, seed)
+    r.n_players = 4
+    r.follow = TC_FOLLOW_SUIT
+    r.winner = TC_WIN_TRUMP
+    r.trump = 0
+    tc_deal(&rng, d.all, 4, 13, hands, NULL)
+    with nogil:
+        for i in range(n):
+            tc_trick_start(&t, i & 3)
+            for p in range(4):
+                legal = tc_legal(&d, &r, &t, hands[(t.leader + p) & 3])
+                c = tc_nth(legal, tc_rng_below(&rng, tc_count(legal)))
+                tc_trick_add(&d, &r, &t, c)
+            checksum += tc_trick_winner(&t, 4, 0)
+    return checksum

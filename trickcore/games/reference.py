@@ -1,0 +1,81 @@
+"""Reference game: the plain trick-taking game of the benchmarks.
+
+4 players x 13 cards of a 52-card deck, a trump suit drawn at random, must follow
+suit, no bidding; one deal, each trick won scores 1.  It is the game the
+benchmark floor loop (bench/floor.c) plays, and the smallest complete example of
+the game interface: a game module describes the flow, the C core plays the tricks.
+
+Action ids: 0..51 card plays (suit * 13 + rank, suits S H D C, ranks 2..A).
+Notation: rank then suit, e.g. ``AS``, ``TH`` (docs/notation.md).
+"""
+
+from __future__ import annotations
+
+from trickcore import _core
+from trickcore._core import Rng
+from trickcore.game import GameInfo, GameState, TERMINAL
+from trickcore.games import register
+
+SUITS = "SHDC"
+DECK = _core.reference_deck()
+
+
+class ReferenceState(GameState):
+    def __init__(self, num_players: int = 4, options: dict | None = None, seed: int = 0):
+        super().__init__(num_players, options, seed)
+        rng = Rng(seed)
+        self.trump = rng.below(4)
+        hands, _rest = rng.deal(DECK.all, 4, 13)
+        self._emit("deal", trump=SUITS[self.trump])
+        for seat in range(4):
+            self._emit("hand", visible_to=[seat], seat=seat, cards=DECK.cards_text(hands[seat]).split())
+        self._tricks: list[int] | None = None
+        self._start_play(DECK, _core.FOLLOW_SUIT, _core.WIN_TRUMP, self.trump, hands, 0, 13)
+
+    def _current_player(self) -> int:
+        return TERMINAL
+
+    def decision(self) -> str:
+        return "" if self.is_terminal() else "play"
+
+    def _legal(self) -> list[int]:
+        return []
+
+    def action_to_string(self, action: int) -> str:
+        return DECK.move_text(action)
+
+    def _parse(self, text: str) -> int:
+        return DECK.parse_move(text.upper())
+
+    def _apply(self, action: int) -> None:  # every action is a card play
+        raise AssertionError("unreachable: the reference game has only card plays")
+
+    def _play_over(self) -> None:
+        self._tricks = self._tp.tricks_won()
+        self._emit("game_end", scores=self.scores())
+
+    def _is_terminal(self) -> bool:
+        return self._tricks is not None
+
+    def scores(self) -> list[float]:
+        return [float(t) for t in (self._tricks if self._tricks is not None else self._tp.tricks_won())]
+
+    def observation(self, seat: int) -> dict:
+        tp = self._tp
+        leader, moves, _led, _open = tp.current_trick()
+        return {
+            "game": "reference", "seat": seat, "trump": SUITS[self.trump],
+            "hand": DECK.cards_text(tp.hand(seat)).split(),
+            "trick": {"leader": leader, "cards": [DECK.move_text(m) for m in moves]},
+            "tricks": [{"leader": t[0], "cards": [DECK.move_text(m) for m in t[1]], "winner": t[2]}
+                       for t in tp.tricks],
+            "tricks_won": tp.tricks_won(),
+            "to_move": self.current_player(),
+        }
+
+
+GAME_INFO = register(GameInfo(
+    name="reference", title="Reference game (benchmark)", players=(4,), options=(),
+    factory=ReferenceState,
+    summary="4x13 cards, random trump, must follow suit; the benchmark reference game"))
+ReferenceState.info = GAME_INFO
