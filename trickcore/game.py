@@ -1,4 +1,7 @@
-"""The one game-state interface every trickcore game implements.
+"""GAME AUTHORS (and helpers): read docs/dev/game-authors.md first — conventions, notation,
+file ownership and the test checklist for game modules.
+
+The one game-state interface every trickcore game implements.
 
 A game is a Python class that describes the *flow* of a game (deal, choices, bids,
 scoring); the trick mechanics (legal cards, trick winners) come from the C core

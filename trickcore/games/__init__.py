@@ -1,4 +1,7 @@
-"""The game registry: every game and variant with its player counts.
+"""GAME AUTHORS (and helpers): read docs/dev/game-authors.md first — conventions, notation,
+file ownership and the test checklist for game modules.
+
+The game registry: every game and variant with its player counts.
 
 Games register themselves by module; the registry imports the modules lazily so
 that ``trickcore games`` and the tournament runner see every game without any

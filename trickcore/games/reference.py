@@ -1,4 +1,7 @@
-"""Reference game: the plain trick-taking game of the benchmarks.
+"""GAME AUTHORS (and helpers): read docs/dev/game-authors.md first — conventions, notation,
+file ownership and the test checklist for game modules.
+
+Reference game: the plain trick-taking game of the benchmarks.
 
 4 players x 13 cards of a 52-card deck, a trump suit drawn at random, must follow
 suit, no bidding; one deal, each trick won scores 1.  It is the game the
