@@ -25,6 +25,7 @@ FAULT_CLASSES = ("handshake", "protocol", "illegal", "timeout", "crash", "flood"
 FAULT_ACTIONS = ("substitute", "forfeit")
 KEEP_CHOICES = ("all", "failed", "none")
 RESTART_CHOICES = ("table", "game")
+EVENT_DELIVERY = ("immediate", "on-request")
 
 BUNDLED_BOTS_DIR = Path(__file__).resolve().parent / "bots"
 
@@ -125,6 +126,7 @@ class TournamentConfig:
     name: str
     candidate: str | None  # gauntlet only
     auto_play_forced: bool
+    event_delivery: str
     time: TimeControl
     limits: Limits
     records: Records
@@ -149,7 +151,7 @@ class TournamentConfig:
             "game": {"name": self.game, "players": self.players, "options": dict(self.game_options)},
             "tournament": {"name": self.name, "format": self.format, "deals": self.deals, "seed": self.seed,
                            "concurrency": self.concurrency, "output": self.output,
-                           "auto_play_forced": self.auto_play_forced},
+                           "auto_play_forced": self.auto_play_forced, "event_delivery": self.event_delivery},
             "time": dataclasses.asdict(self.time),
             "limits": dataclasses.asdict(self.limits),
             "records": dataclasses.asdict(self.records),
@@ -272,7 +274,8 @@ def expand_placeholders(word: str, config_dir: Path) -> str:
 
 TOP_KEYS = ("game", "tournament", "time", "limits", "records", "failures", "bots")
 GAME_KEYS = ("name", "players", "options")
-TOURNAMENT_KEYS = ("name", "format", "deals", "seed", "concurrency", "output", "candidate", "auto_play_forced")
+TOURNAMENT_KEYS = ("name", "format", "deals", "seed", "concurrency", "output", "candidate", "auto_play_forced",
+                   "event_delivery")
 BOT_KEYS = ("name", "command", "cwd", "env", "options", "restart")
 POLICY_KEYS = ("action", "forfeit_after", "disqualify_after")
 
@@ -321,6 +324,7 @@ def parse_config(doc: dict, source: str = "config", config_dir: Path | None = No
     name = c.string(t, "name", "tournament", Path(source).stem if source != "config" else "tournament")
     candidate = c.string(t, "candidate", "tournament", None)
     auto_play_forced = c.boolean(t, "auto_play_forced", "tournament", False)
+    event_delivery = c.string(t, "event_delivery", "tournament", "immediate", EVENT_DELIVERY)
 
     # [time], [limits], [records]
     tt = c.table(doc, "time")
@@ -451,7 +455,7 @@ def parse_config(doc: dict, source: str = "config", config_dir: Path | None = No
         raise ConfigError(c.problems, source)
     return TournamentConfig(game=info.name, players=players, game_options=game_options, format=fmt, deals=deals,
                             seed=seed, concurrency=concurrency, output=output, name=name, candidate=candidate,
-                            auto_play_forced=auto_play_forced, time=time_control, limits=limits, records=records,
+                            auto_play_forced=auto_play_forced, event_delivery=event_delivery, time=time_control, limits=limits, records=records,
                             failures=failures, bots=tuple(bots), source=source, raw_bots=tuple(raw_bots))
 
 

@@ -171,16 +171,25 @@ class Table:
                     fault(seat, f.cls, f"readiness barrier after newgame: {f.detail}")
                     unreachable(seat, f.detail)
 
-        def flush_events() -> None:
-            for seat, st in enumerate(seats):
-                events, st.event_cursor = state.events_for(seat, st.event_cursor)
-                if st.reachable:
-                    for e in events:
-                        st.session.send(wire.event(e))
+        immediate = cfg.event_delivery == "immediate"
+
+        def new_event_lines(seat: int) -> list[str]:
+            st = seats[seat]
+            events, st.event_cursor = state.events_for(seat, st.event_cursor)
+            return [wire.event(e) for e in events] if st.reachable else []
+
+        def deliver(seat: int, *extra: str) -> None:
+            # A seat's new events (and any extra lines) in one write.
+            lines = new_event_lines(seat) + list(extra)
+            if lines and seats[seat].reachable:
+                seats[seat].session.send(*lines)
 
         actions: list[dict] = []
         mark = time.perf_counter()  # last moment the runner got a reply; overhead is measured from here
-        flush_events()
+        if immediate:
+            for seat in range(cfg.players):
+                if seat != state.current_player():
+                    deliver(seat)
         while not state.is_terminal():
             if self.stop.is_set():
                 raise GameAborted()
@@ -194,11 +203,15 @@ class Table:
             if cfg.auto_play_forced and len(legal) == 1:
                 chosen, entry["by"] = legal[0], "forced"
             elif st.reachable and st.forfeited is None:
-                chosen = self._ask(state, seat, st, legal, decision, entry, mark, fault, unreachable)
+                # The seat's pending events travel with its request, in the same write.
+                chosen = self._ask(state, seat, st, legal, decision, entry, mark, fault, unreachable,
+                                   new_event_lines(seat))
                 applied = chosen is not None
                 if "received" in entry:
                     mark = entry.pop("received")
             if chosen is None:
+                if immediate:
+                    deliver(seat)
                 # Reproducible substitute: the same game and position always get the same move.
                 rng = random.Random(f"{job.seed}:{job.job_id}:{len(state.history)}")
                 chosen = rng.choice(legal)
@@ -207,22 +220,25 @@ class Table:
                 state.apply_action(chosen)
             entry["action"] = chosen
             actions.append(entry)
-            flush_events()
+            if immediate:
+                following = state.current_player()
+                for other in range(cfg.players):
+                    if other != following:
+                        deliver(other)
 
         scores = [float(s) for s in state.scores()]
         ranks = list(state.ranks())
         forfeited = [seat for seat, st in enumerate(seats) if st.forfeited is not None]
         result_scores, result_ranks = standing_results(scores, ranks, forfeited)
         for seat, st in enumerate(seats):
+            deliver(seat, wire.gameover({"scores": scores, "ranks": ranks, "forfeited": forfeited, "seat": seat}))
             if st.reachable:
-                st.session.send(wire.gameover({"scores": scores, "ranks": ranks, "forfeited": forfeited,
-                                               "seat": seat}))
                 st.session.games_played += 1
         return self._finish(job, state, seats, actions, fault_log, transcript, scores, ranks, forfeited,
                             result_scores, result_ranks, started_at)
 
     def _ask(self, state, seat: int, st: SeatState, legal: list[str], decision: str, entry: dict, mark: float,
-             fault, unreachable) -> str | None:
+             fault, unreachable, preceding: list[str]) -> str | None:
         """Ask the seat's bot and apply its choice; return the choice, or None after a fault (the
         state is then unchanged and the caller substitutes)."""
         cfg = self.config
@@ -233,13 +249,15 @@ class Table:
             game_left_ms = round(max(left_s, 0.0) * 1000, 3)
             budget_s = min(budget_s, left_s)
             if budget_s <= 0:
+                if preceding:
+                    st.session.send(*preceding)
                 fault(seat, "timeout", f"game budget game_ms = {cfg.time.game_ms:g} ms used up")
                 return None
         payload = {"seat": seat, "decision": decision, "legal": legal, "view": state.observation(seat),
                    "time": {"decision_ms": round(budget_s * 1000, 3), "game_left_ms": game_left_ms}}
         entry["runner_us"] = round((time.perf_counter() - mark) * 1e6, 1)
         try:
-            reply = st.session.ask(payload, legal, budget_s)
+            reply = st.session.ask(payload, legal, budget_s, tuple(preceding))
         except BotFault as f:
             if f.cls == "timeout":
                 st.think_s += budget_s
@@ -262,7 +280,7 @@ class Table:
         try:
             state.apply_action(reply.action)
         except IllegalActionError as exc:
-            fault(seat, "illegal", f"{reply.action!r}: {exc}")
+            fault(seat, "illegal", str(exc))
             entry["by"] = "substitute"
             entry["rejected"] = reply.action
             return None

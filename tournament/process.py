@@ -1,11 +1,18 @@
 """One bot program as an operating-system process: spawn, line I/O, bounded stderr, kill.
 
-Why three threads per process: the runner must never block on a bot.  A bot that stops
-reading its stdin would block a plain ``write`` once the pipe buffer is full, and a bot
-that floods stdout must not exhaust memory; so a writer thread owns stdin, a reader
-thread turns stdout into bounded lines on a bounded queue, and a third thread keeps
-only the tail of stderr.  Each bot runs in its own session (process group) so that a
-kill also takes down any children it started.
+The runner must never block on a bot, and must not spend a thread hand-off per message
+(that alone costs more than a pipe round trip).  So:
+
+* stdout is read by the table thread that owns the bot, with ``poll`` and a deadline,
+  into a buffer that never holds more than one over-long line's limit;
+* stdin is written non-blocking from the table thread; only when the pipe is full (a bot
+  that stopped reading) does the rest go to a backlog drained by a writer thread, so a
+  hung bot can never block the referee;
+* stderr is drained continuously by a thread that keeps only the tail (a bot blocked on
+  a full stderr pipe would look hung).
+
+Each bot runs in its own session (process group) so that a kill also takes down any
+children it started.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ import atexit
 import collections
 import dataclasses
 import os
-import queue
+import select
 import signal
 import subprocess
 import threading
@@ -25,12 +32,12 @@ from typing import Callable
 _LIVE: set["BotProcess"] = set()
 _LIVE_LOCK = threading.Lock()
 
-_QUEUE_LINES = 4096  # lines buffered from a bot before its stdout is back-pressured
+_READ_CHUNK = 65536
 
 
 @dataclasses.dataclass(frozen=True)
 class OutputItem:
-    """What the stdout reader saw: a line, an over-long line, undecodable bytes, or EOF."""
+    """What the bot's stdout gave: a line, an over-long line, undecodable bytes, or EOF."""
 
     kind: str  # "line" | "overlong" | "undecodable" | "eof"
     time: float  # time.perf_counter() when it was read
@@ -78,18 +85,17 @@ class StderrTail:
 
 
 class BotProcess:
-    """A started bot program.  ``on_io(direction, text)`` sees every line both ways."""
+    """A started bot program.  ``on_io(direction, text)`` sees every line both ways.
+
+    ``send`` and ``next_output`` must be called from one thread (the owning table's)."""
 
     def __init__(self, command: tuple[str, ...], cwd: str | None, env: dict[str, str], max_line_bytes: int,
                  stderr_bytes: int, on_io: Callable[[str, str], None] | None = None):
         self.command = command
         self.max_line_bytes = max_line_bytes
         self.on_io = on_io
-        self.output: queue.Queue[OutputItem] = queue.Queue(maxsize=_QUEUE_LINES)
         self.stderr = StderrTail(stderr_bytes)
         self.stdin_error: str | None = None  # set when a write failed (the bot closed stdin or died)
-        self._outbox: queue.Queue[bytes | None] = queue.Queue()
-        self._closing = threading.Event()
         # Raises OSError (e.g. FileNotFoundError) if the program cannot be started.
         self.proc = subprocess.Popen(
             list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
@@ -97,105 +103,169 @@ class BotProcess:
         self.pid = self.proc.pid
         with _LIVE_LOCK:
             _LIVE.add(self)
-        self._threads = [threading.Thread(target=target, name=f"bot-{self.pid}-{target.__name__}", daemon=True)
-                         for target in (self._read_stdout, self._read_stderr, self._write_stdin)]
+        self._out_fd = self.proc.stdout.fileno()
+        self._in_fd = self.proc.stdin.fileno()
+        os.set_blocking(self._in_fd, False)
+        self._reader = select.poll()
+        self._reader.register(self._out_fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        self._buffer = bytearray()
+        self._skipping = False  # inside an over-long line, discarding up to its newline
+        self._eof = False
+        self._backlog: collections.deque[bytes] = collections.deque()
+        self._stdin_closing = False
+        self._stdin_closed = False
+        self._closed = threading.Event()
+        self._wcond = threading.Condition()
+        self._threads = [threading.Thread(target=self._drain_stderr, name=f"bot-{self.pid}-stderr", daemon=True),
+                         threading.Thread(target=self._drain_backlog, name=f"bot-{self.pid}-stdin", daemon=True)]
         for t in self._threads:
             t.start()
 
-    # ---- threads ------------------------------------------------------------------
-    def _put(self, item: OutputItem) -> None:
-        # Back-pressure instead of unbounded memory; give up once the process is closing.
-        while not self._closing.is_set():
-            try:
-                self.output.put(item, timeout=0.1)
-                return
-            except queue.Full:
-                continue
-
-    def _read_stdout(self) -> None:
-        stream = self.proc.stdout
-        limit = self.max_line_bytes
-        try:
-            while True:
-                raw = stream.readline(limit + 1)
-                now = time.perf_counter()
-                if not raw:
-                    self._put(OutputItem("eof", now, "stdout closed"))
-                    return
-                if not raw.endswith(b"\n") and len(raw) > limit:
-                    # Skip the rest of the over-long line without keeping it.
-                    total = len(raw)
-                    while raw and not raw.endswith(b"\n"):
-                        raw = stream.readline(limit + 1)
-                        total += len(raw)
-                    self._put(OutputItem("overlong", now, f"line of {total} bytes exceeds the {limit}-byte limit"))
-                    if not raw:
-                        self._put(OutputItem("eof", time.perf_counter(), "stdout closed"))
-                        return
-                    continue
-                if raw.endswith(b"\n"):
-                    raw = raw[:-1]
-                if raw.endswith(b"\r"):  # CRLF is tolerated
-                    raw = raw[:-1]
+    # ---- stdin --------------------------------------------------------------------
+    def send(self, *lines: str) -> float:
+        """Write lines to the bot in one system call, never blocking; return the time they were
+        handed over.  (One write per batch: each write wakes the bot, which costs more than
+        the write itself.)"""
+        if self.on_io:
+            for line in lines:
+                self.on_io(">", line)
+        data = ("\n".join(lines) + "\n").encode("utf-8")
+        with self._wcond:
+            if self.stdin_error or self._stdin_closing:
+                return time.perf_counter()
+            if not self._backlog:
                 try:
-                    text = raw.decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    self._put(OutputItem("undecodable", now, f"not UTF-8 ({exc.reason} at byte {exc.start}): "
-                                                            f"{raw[:60]!r}"))
-                    continue
-                if self.on_io:
-                    self.on_io("<", text)
-                self._put(OutputItem("line", now, text))
-        except (OSError, ValueError):
-            self._put(OutputItem("eof", time.perf_counter(), "stdout unreadable"))
+                    written = os.write(self._in_fd, data)
+                except BlockingIOError:
+                    written = 0
+                except OSError as exc:
+                    self._stdin_failed(exc)
+                    return time.perf_counter()
+                data = data[written:]
+            if data:
+                self._backlog.append(data)
+                self._wcond.notify()
+        return time.perf_counter()
 
-    def _read_stderr(self) -> None:
+    def _stdin_failed(self, exc: OSError) -> None:
+        self.stdin_error = f"writing to the bot's stdin failed: {exc.__class__.__name__}: {exc}"
+        self._backlog.clear()
+
+    def _drain_backlog(self) -> None:
+        poller = select.poll()
+        poller.register(self._in_fd, select.POLLOUT)
+        while True:
+            with self._wcond:
+                while not self._backlog and not self._stdin_closing and not self._closed.is_set():
+                    self._wcond.wait()
+                if self._closed.is_set() or (not self._backlog and self._stdin_closing):
+                    self._close_stdin()
+                    return
+                data = self._backlog[0]
+            if not poller.poll(100):
+                continue  # not writable yet; look again (and notice a close)
+            with self._wcond:
+                if self._closed.is_set() or not self._backlog or self._backlog[0] is not data:
+                    continue
+                try:
+                    written = os.write(self._in_fd, data)
+                except BlockingIOError:
+                    continue
+                except OSError as exc:
+                    self._stdin_failed(exc)
+                    continue
+                if written == len(data):
+                    self._backlog.popleft()
+                else:
+                    self._backlog[0] = data[written:]
+
+    def _close_stdin(self) -> None:
+        if not self._stdin_closed:
+            self._stdin_closed = True
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+
+    # ---- stdout -------------------------------------------------------------------
+    def next_output(self, deadline: float) -> OutputItem | None:
+        """The next stdout item, or None when ``deadline`` (perf_counter) passes first."""
+        while True:
+            item = self._take_line()
+            if item is not None:
+                return item
+            if self._eof:
+                return OutputItem("eof", time.perf_counter(), "stdout closed")
+            timeout_ms = (deadline - time.perf_counter()) * 1000
+            try:
+                ready = self._reader.poll(max(0, int(timeout_ms + 0.999)))
+            except InterruptedError:
+                ready = []
+            if not ready:
+                if time.perf_counter() >= deadline:
+                    return None
+                continue
+            try:
+                data = os.read(self._out_fd, _READ_CHUNK)
+            except BlockingIOError:
+                continue
+            except OSError:
+                data = b""
+            if data:
+                self._buffer += data
+            else:
+                self._eof = True
+
+    def _take_line(self) -> OutputItem | None:
+        limit = self.max_line_bytes
+        buf = self._buffer
+        while True:
+            newline = buf.find(b"\n")
+            if self._skipping:
+                if newline < 0:
+                    buf.clear()
+                    return None
+                del buf[:newline + 1]
+                self._skipping = False
+                continue
+            if newline < 0:
+                if len(buf) > limit:
+                    # Reported as soon as the limit is passed, not when (if ever) the line ends.
+                    buf.clear()
+                    self._skipping = True
+                    return OutputItem("overlong", time.perf_counter(),
+                                      f"a line longer than max_line_bytes = {limit}")
+                if not (self._eof and buf):
+                    return None
+                newline = len(buf)  # the last line of the output, without a newline
+            raw = bytes(buf[:newline])
+            del buf[:newline + 1]
+            now = time.perf_counter()
+            if len(raw) > limit:
+                return OutputItem("overlong", now, f"a line of {len(raw)} bytes, over max_line_bytes = {limit}")
+            if raw.endswith(b"\r"):  # CRLF is tolerated
+                raw = raw[:-1]
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                return OutputItem("undecodable", now, f"not UTF-8 ({exc.reason} at byte {exc.start}): {raw[:60]!r}")
+            if self.on_io:
+                self.on_io("<", text)
+            return OutputItem("line", now, text)
+
+    # ---- stderr -------------------------------------------------------------------
+    def _drain_stderr(self) -> None:
         fd = self.proc.stderr.fileno()
         try:
             while True:
-                data = os.read(fd, 65536)
+                data = os.read(fd, _READ_CHUNK)
                 if not data:
                     return
                 self.stderr.add(data)
         except OSError:
             return
 
-    def _write_stdin(self) -> None:
-        stream = self.proc.stdin
-        while True:
-            data = self._outbox.get()
-            if data is None:
-                break
-            if self.stdin_error:
-                continue  # keep draining so senders never block
-            try:
-                stream.write(data)
-                stream.flush()
-            except (OSError, ValueError) as exc:
-                self.stdin_error = f"writing to the bot's stdin failed: {exc.__class__.__name__}: {exc}"
-        try:
-            stream.close()
-        except OSError:
-            pass
-
-    # ---- API ----------------------------------------------------------------------
-    def send(self, line: str) -> float:
-        """Queue one line for the bot; return the time it was handed over."""
-        if self.on_io:
-            self.on_io(">", line)
-        self._outbox.put((line + "\n").encode("utf-8"))
-        return time.perf_counter()
-
-    def next_output(self, deadline: float) -> OutputItem | None:
-        """The next stdout item, or None when ``deadline`` (perf_counter) passes first."""
-        timeout = deadline - time.perf_counter()
-        try:
-            if timeout <= 0:
-                return self.output.get_nowait()
-            return self.output.get(timeout=timeout)
-        except queue.Empty:
-            return None
-
+    # ---- lifetime -----------------------------------------------------------------
     def alive(self) -> bool:
         return self.proc.poll() is None
 
@@ -211,8 +281,11 @@ class BotProcess:
         return f"exited with code {code}"
 
     def close(self, grace_s: float) -> None:
-        """Let the process exit by itself within ``grace_s`` (after ``quit``), else kill its group."""
-        self._outbox.put(None)  # closes stdin once queued lines are written
+        """Close stdin once queued lines are written, give the process ``grace_s`` to exit, then
+        kill its group."""
+        with self._wcond:
+            self._stdin_closing = True
+            self._wcond.notify()
         try:
             self.proc.wait(timeout=max(grace_s, 0.0))
         except subprocess.TimeoutExpired:
@@ -221,8 +294,9 @@ class BotProcess:
 
     def kill(self) -> None:
         """Kill the whole process group (the bot and anything it started); idempotent."""
-        self._closing.set()
-        self._outbox.put(None)
+        with self._wcond:
+            self._closed.set()
+            self._wcond.notify()
         try:
             os.killpg(self.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -234,6 +308,8 @@ class BotProcess:
         for t in self._threads:
             if t is not threading.current_thread():
                 t.join(timeout=1)
+        with self._wcond:
+            self._close_stdin()
         for stream in (self.proc.stdout, self.proc.stderr):
             try:
                 stream.close()

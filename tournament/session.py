@@ -159,9 +159,9 @@ class BotSession:
         return notes
 
     # ---- messages -----------------------------------------------------------------
-    def send(self, line: str) -> float:
+    def send(self, *lines: str) -> float:
         assert self.process is not None
-        return self.process.send(line)
+        return self.process.send(*lines)
 
     def barrier(self) -> None:
         """``isready`` -> ``readyok`` within ready_ms; stale replies on the way are skipped."""
@@ -178,12 +178,13 @@ class BotSession:
             if line.kind == "action":
                 self._check_stale(line)
 
-    def ask(self, payload: dict, legal: list[str], budget_s: float) -> Reply:
-        """Send a request and wait for its action; raise BotFault for anything else."""
+    def ask(self, payload: dict, legal: list[str], budget_s: float, preceding: tuple[str, ...] = ()) -> Reply:
+        """Send a request (after the ``preceding`` lines, in the same write) and wait for its
+        action; raise BotFault for anything else."""
         request_id = self._next_request_id
         self._next_request_id += 1
         self._lines_in_window = 0
-        sent = self.send(wire.request(request_id, payload))
+        sent = self.send(*preceding, wire.request(request_id, payload))
         deadline = sent + budget_s
         while True:
             line, received = self._next_line_timed(deadline, waiting_for=f"'action {request_id} ...' within "

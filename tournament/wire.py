@@ -44,10 +44,14 @@ class WireError(ValueError):
 
 # ---- runner -> bot ------------------------------------------------------------------
 
+# Compact and ASCII-only: a line never contains a raw newline or a byte a naive reader
+# could mis-decode, and ``sort_keys`` makes transcripts byte-stable.  One encoder object,
+# because json.dumps with options builds a new one per call.
+_ENCODER = json.JSONEncoder(separators=(",", ":"), sort_keys=True, ensure_ascii=True)
+
+
 def _json(payload: Any) -> str:
-    # Compact and ASCII-only: a line never contains a raw newline or a byte a naive
-    # reader could mis-decode, and ``sort_keys`` makes transcripts byte-stable.
-    return json.dumps(payload, separators=(",", ":"), sort_keys=True, ensure_ascii=True)
+    return _ENCODER.encode(payload)
 
 
 def hello() -> str:

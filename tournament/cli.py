@@ -1,0 +1,237 @@
+"""Click commands of the tournament runner, added to the ``trickcore`` group by trickcore/cli.py:
+
+* ``trickcore tournament CONFIG.toml [--resume] [--out DIR] ...``
+* ``trickcore match GAME BOT_CMD... [--players N] ...`` -- an ad-hoc match without a TOML file
+* ``trickcore compliance [--game G] -- BOT_CMD...``   -- check a bot against the protocol
+
+Exit codes: 0 success, 1 runner errors or bot non-compliance, 2 bad config or usage,
+130 interrupted (every finished game is recorded; ``--resume`` continues).
+"""
+
+from __future__ import annotations
+
+import shlex
+import signal
+import sys
+import tempfile
+import threading
+import time
+import tomllib
+from pathlib import Path
+
+import click
+
+from tournament.config import ConfigError, load_config, parse_config
+from tournament.results import ResumeError
+from tournament.runner import RunSummary, format_standings, run_tournament
+
+
+def _parse_value(text: str):
+    """A --set value in TOML syntax (``3``, ``true``, ``"x"``, ``[1, 2]``); bare words are strings."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+class _Progress:
+    """A progress bar with ETA on a terminal; a line every 10% otherwise (logs stay short)."""
+
+    def __init__(self, quiet: bool):
+        self.quiet = quiet
+        self.bar = None
+        self.tty = sys.stderr.isatty()
+        self.next_report = 0.1
+        self.start = time.monotonic()
+        self.shown = 0
+
+    def __call__(self, done: int, total: int, record: dict) -> None:
+        if self.quiet:
+            return
+        if self.tty:
+            if self.bar is None:
+                self.bar = click.progressbar(length=total, label="games", show_eta=True, show_pos=True,
+                                             file=sys.stderr)
+                self.bar.__enter__()
+                self.bar.update(done - 1)
+                self.shown = done - 1
+            self.bar.update(done - self.shown)
+            self.shown = done
+        elif done / total >= self.next_report or done == total:
+            elapsed = time.monotonic() - self.start
+            click.echo(f"{done}/{total} games ({100 * done / total:.0f}%), {elapsed:.1f} s", err=True)
+            while self.next_report <= done / total:
+                self.next_report += 0.1
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _install_sigterm() -> None:
+    # SIGTERM ends the run like Ctrl-C: bots killed, finished games kept.
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _interrupt)
+
+
+def _report(summary: RunSummary, quiet: bool) -> int:
+    if summary.standings and not quiet:
+        click.echo(format_standings(summary.standings))
+    click.echo(f"{summary.played} games played, {summary.resumed} already recorded, {summary.skipped} skipped "
+               f"(of {summary.total}); results in {summary.out_dir}", err=quiet)
+    for w in summary.warnings:
+        click.echo(f"warning: {w}", err=True)
+    for bot, why in summary.disqualified.items():
+        click.echo(f"disqualified: {bot}: {why}", err=True)
+    for e in summary.errors:
+        click.echo(f"error: {e}", err=True)
+    if summary.interrupted:
+        click.echo("interrupted: finished games are recorded; run again with --resume to continue", err=True)
+        return 130
+    return 1 if summary.errors else 0
+
+
+def _run(config, out, resume, quiet, check_bots) -> int:
+    progress = _Progress(quiet)
+    _install_sigterm()
+    try:
+        summary = run_tournament(config, out, resume=resume, progress=progress, check_bots=check_bots)
+    except (ConfigError, ResumeError) as exc:
+        progress.close()
+        click.echo(f"error: {exc}", err=True)
+        return 2
+    progress.close()
+    return _report(summary, quiet)
+
+
+@click.command("tournament")
+@click.argument("config_path", metavar="CONFIG.toml", type=click.Path(dir_okay=False))
+@click.option("--resume", is_flag=True, help="Continue the run in the output folder, skipping recorded games.")
+@click.option("--out", type=click.Path(file_okay=False), help="Output folder (overrides tournament.output).")
+@click.option("-j", "--concurrency", type=click.IntRange(min=1), help="Tables played in parallel.")
+@click.option("--deals", type=click.IntRange(min=1), help="Number of deals (overrides tournament.deals).")
+@click.option("--seed", type=click.IntRange(min=0), help="Master seed (overrides tournament.seed).")
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
+              help="Override any key, e.g. --set time.decision_ms=500 (TOML value syntax).")
+@click.option("--check", is_flag=True, help="Only validate the config and print the effective config.")
+@click.option("--no-preflight", is_flag=True, help="Do not start each bot once before the tournament.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress and no table; only the summary on stderr.")
+def tournament_command(config_path, resume, out, concurrency, deals, seed, settings, check, no_preflight, quiet):
+    """Run the tournament described by CONFIG.toml (see docs/tournament.md)."""
+    overrides = {}
+    for item in settings:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--set")
+        overrides[key.strip()] = _parse_value(value.strip())
+    for key, value in (("tournament.concurrency", concurrency), ("tournament.deals", deals),
+                       ("tournament.seed", seed), ("tournament.output", out)):
+        if value is not None:
+            overrides[key] = value
+    try:
+        config = load_config(config_path, overrides)
+    except ConfigError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    if check:
+        import tomli_w
+
+        click.echo(tomli_w.dumps(config.effective()), nl=False)
+        return
+    sys.exit(_run(config, None, resume, quiet, not no_preflight))
+
+
+@click.command("match")
+@click.argument("game")
+@click.argument("commands", nargs=-1, required=True, metavar="BOT_CMD...")
+@click.option("-p", "--players", type=int, help="Seats (default: the number of bots, or the game's minimum).")
+@click.option("--deals", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["duplicate", "round-robin"]), default="duplicate",
+              show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--decision-ms", type=float, default=10000, show_default=True)
+@click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE", help="A game option.")
+@click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: a new temporary one).")
+@click.option("-j", "--concurrency", type=click.IntRange(min=1), default=1, show_default=True)
+def match_command(game, commands, players, deals, fmt, seed, decision_ms, game_options, out, concurrency):
+    """Quick match of GAME between bots given as shell-quoted commands, e.g.
+    trickcore match beim-jupiter "python my_bot.py" "{python} {bots}/random_bot.py".
+    With fewer commands than seats the commands are reused in turn."""
+    from trickcore.game import GameConfigError
+    from trickcore.games import get_game
+
+    try:
+        info = get_game(game)
+    except GameConfigError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    if players is None:
+        fitting = [n for n in sorted(info.players) if n >= len(commands)]
+        players = fitting[0] if fitting else max(info.players)
+    seats = max(players, len(commands)) if fmt == "round-robin" else players
+    if fmt == "duplicate" and len(commands) > players:
+        click.echo(f"error: {len(commands)} bots do not fit {players} seats in a duplicate match; "
+                   f"use --format round-robin", err=True)
+        sys.exit(2)
+    bots = []
+    for i in range(seats):
+        argv = shlex.split(commands[i % len(commands)])
+        # Name a bot after its program: the last word that is not a flag ("python bot.py" -> bot).
+        words = [w for w in argv if not w.startswith("-")] or ["bot"]
+        bots.append({"name": f"p{i + 1}-{Path(words[-1]).stem}", "command": argv})
+    doc = {"game": {"name": game, "players": players,
+                    "options": {k: _parse_value(v) for k, _, v in (o.partition("=") for o in game_options)}},
+           "tournament": {"name": "match", "format": fmt, "deals": deals, "seed": seed,
+                          "concurrency": concurrency,
+                          "output": out or tempfile.mkdtemp(prefix="trickcore-match-")},
+           "time": {"decision_ms": decision_ms}, "bots": bots}
+    try:
+        config = parse_config(doc, "match")
+    except ConfigError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    sys.exit(_run(config, None, False, False, True))
+
+
+@click.command("compliance")
+@click.argument("command", nargs=-1, required=True, metavar="-- BOT_CMD...")
+@click.option("--game", help="Game to play (default: 'reference' if registered, else the first game).")
+@click.option("-p", "--players", type=int, help="Seats (default: the game's smallest player count).")
+@click.option("--games", type=click.IntRange(min=1), default=2, show_default=True)
+@click.option("--startup-ms", type=float, default=10000, show_default=True)
+@click.option("--decision-ms", type=float, default=5000, show_default=True)
+@click.option("--set-option", "bot_options", multiple=True, metavar="NAME=VALUE", help="Set a bot option.")
+def compliance_command(command, game, players, games, startup_ms, decision_ms, bot_options):
+    """Check that the bot started by BOT_CMD speaks the protocol (docs/protocol.md): handshake,
+    options, readiness, unknown commands ignored, legal and timely answers, quit."""
+    from tournament.compliance import run_compliance
+
+    options = {k: _parse_value(v) for k, _, v in (o.partition("=") for o in bot_options)}
+    try:
+        report = run_compliance(list(command), game=game, players=players, games=games, startup_ms=startup_ms,
+                                decision_ms=decision_ms, options=options)
+    except ConfigError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    for check in report.checks:
+        click.echo(f"{'PASS' if check.ok else 'FAIL'}  {check.name}: {check.detail}")
+    click.echo("compliant" if report.ok else "NOT compliant")
+    sys.exit(0 if report.ok else 1)
+
+
+def main() -> None:
+    """``python -m tournament.cli``: the three commands without the trickcore group."""
+    group = click.Group("tournament", help="trickcore tournament runner.")
+    for cmd in (tournament_command, match_command, compliance_command):
+        group.add_command(cmd)
+    group()
+
+
+__all__ = ["tournament_command", "match_command", "compliance_command"]
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+"""``trickcore compliance``: check one bot program against the protocol (docs/protocol.md).
+
+Stricter than a tournament: whatever a tournament tolerates and reports (unknown lines,
+stale replies) fails a compliance check, so bot authors find problems before a long run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tempfile
+import time
+
+from trickcore.game import GameConfigError
+from trickcore.games import get_game, list_games
+
+from tournament import wire
+from tournament.config import FAULT_CLASSES, ConfigError, parse_config
+from tournament.results import read_results
+from tournament.runner import run_tournament
+from tournament.session import BotFault, BotSession
+
+
+@dataclasses.dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+
+
+@dataclasses.dataclass
+class ComplianceReport:
+    checks: list[Check]
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+
+def _default_game() -> str:
+    try:
+        return get_game("reference").name
+    except GameConfigError:
+        games = list_games()
+        if not games:
+            raise ConfigError(["no game is registered"], "compliance") from None
+        return games[0].name
+
+
+def run_compliance(command: list[str], game: str | None = None, players: int | None = None, games: int = 2,
+                   startup_ms: float = 10000, decision_ms: float = 5000, options: dict | None = None,
+                   out_dir: str | None = None) -> ComplianceReport:
+    game = game or _default_game()
+    try:
+        info = get_game(game)
+    except GameConfigError as exc:
+        raise ConfigError([f"--game: {exc}"], "compliance") from None
+    players = players or min(info.players)
+    doc = {"game": {"name": info.name, "players": players},
+           "tournament": {"name": "compliance", "format": "round-robin", "deals": games, "seed": 1,
+                          "concurrency": 1, "output": out_dir or tempfile.mkdtemp(prefix="trickcore-compliance-")},
+           "time": {"startup_ms": startup_ms, "ready_ms": startup_ms, "decision_ms": decision_ms},
+           "records": {"transcripts": "failed", "stderr": "failed"},
+           # Count every fault and keep asking, so one run shows all of them.
+           "failures": {cls: {"action": "substitute", "forfeit_after": 0} for cls in FAULT_CLASSES},
+           "bots": [{"name": f"seat{i}", "command": list(command), "options": dict(options or {})}
+                    for i in range(players)]}
+    config = parse_config(doc, "compliance")
+    checks: list[Check] = []
+
+    session = BotSession(config.bots[0], config)
+    try:
+        t0 = time.perf_counter()
+        try:
+            session.spawn()
+            session.handshake()
+        except BotFault as fault:
+            checks.append(Check("handshake", False, fault.detail))
+            return ComplianceReport(checks)
+        declared = ", ".join(f"{d.name} ({d.type}, default {wire.format_option_value(d.default)})"
+                             for d in session.declared.values()) or "no options"
+        checks.append(Check("handshake", True, f"name {session.name!r}, author {session.author!r}, {declared}; "
+                                               f"ready after {1000 * (time.perf_counter() - t0):.0f} ms"))
+        checks.append(Check("identity", bool(session.name), "sends 'id name'" if session.name
+                            else "no 'id name <text>' line in the handshake"))
+        try:
+            session.send("frobnicate 1 2 3")  # a command from a future protocol version
+            session.barrier()
+            checks.append(Check("unknown commands", True, "ignored an unknown command and answered isready"))
+        except BotFault as fault:
+            checks.append(Check("unknown commands", False, f"after an unknown command: {fault.detail}"))
+        session.send(wire.quit_())
+        deadline = time.perf_counter() + config.time.shutdown_ms / 1000
+        while session.process.alive() and time.perf_counter() < deadline:
+            time.sleep(0.01)
+        exited = not session.process.alive()
+        checks.append(Check("quit", exited, "exited after quit" if exited else
+                            f"still running {config.time.shutdown_ms:g} ms after quit"))
+    finally:
+        session.kill()
+
+    summary = run_tournament(config, check_bots=False)
+    records = read_results(summary.out_dir)
+    faults = [f for r in records for f in r.get("faults", [])]
+    decisions = [a for r in records for a in r.get("actions", []) if a.get("by") == "bot"]
+    if summary.errors:
+        checks.append(Check("games", False, summary.errors[0]))
+    elif faults:
+        first = faults[0]
+        checks.append(Check("games", False, f"{len(faults)} faults in {len(records)} games of {info.name}; first: "
+                                            f"{first['class']}: {first['detail']} (see {summary.out_dir})"))
+    else:
+        slowest = max((a.get("ms", 0) for a in decisions), default=0)
+        checks.append(Check("games", True, f"{len(records)} games of {info.name} with {players} seats, "
+                                           f"{len(decisions)} legal answers, slowest {slowest:.1f} ms"))
+    unknown = sum(n.get("unknown_lines", 0) for r in records for n in r.get("notes", {}).values())
+    examples = [e for r in records for n in r.get("notes", {}).values() for e in n.get("unknown_examples", [])]
+    checks.append(Check("no unknown lines", unknown == 0, "none" if not unknown else
+                        f"{unknown} lines that are no protocol command, e.g. {examples[0]!r} (use 'info <text>' "
+                        f"for messages, stderr for logs)"))
+    stale = sum(n.get("stale_replies", 0) for r in records for n in r.get("notes", {}).values())
+    checks.append(Check("no stale replies", stale == 0, "none" if not stale else
+                        f"{stale} replies with the id of an earlier request"))
+    return ComplianceReport(checks)
