@@ -370,6 +370,7 @@ def parse_config(doc: dict, source: str = "config", config_dir: Path | None = No
     bots: list[BotConfig] = []
     raw_bots: list[dict] = []
     bot_list = doc.get("bots")
+    count_bots = isinstance(bot_list, list)  # the per-format bot count only means something then
     if bot_list is None:
         c.error("bots", "missing: define each bot in a [[bots]] table with name and command")
         bot_list = []
@@ -429,7 +430,7 @@ def parse_config(doc: dict, source: str = "config", config_dir: Path | None = No
             raw_bots.append(b)
 
     # cross-key checks: bot counts per format
-    if players is not None and len(bots) == len(bot_list):
+    if players is not None and count_bots and len(bots) == len(bot_list):
         n = len(bots)
         if fmt == "duplicate" and n != players:
             c.error("bots", f"format 'duplicate' seats every bot at every table, so it needs exactly "

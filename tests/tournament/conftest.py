@@ -1,0 +1,46 @@
+"""Fixtures for the tournament runner tests: toy games, bot commands, quick configs."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+for path in (str(ROOT), str(HERE)):
+    if path not in sys.path:
+        sys.path.insert(0, path)
+
+from toygame import register_toy_games  # noqa: E402
+
+BOTS = ROOT / "tournament" / "bots"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def toy_games():
+    register_toy_games()
+
+
+def bot_cmd(script: str, *args: str) -> list[str]:
+    return [sys.executable, str(BOTS / script), *args]
+
+
+def mock(*args: str) -> list[str]:
+    return bot_cmd("mockbot.py", *args)
+
+
+def quick_doc(bots: list[dict], game: str = "toy-tricks", players: int = 2, fmt: str = "round-robin",
+              deals: int = 1, **sections) -> dict:
+    """A small, fast tournament document; ``sections`` override whole tables (time=..., failures=...)."""
+    doc = {"game": {"name": game, "players": players},
+           "tournament": {"format": fmt, "deals": deals, "seed": 11, "concurrency": 1},
+           "time": {"startup_ms": 5000, "ready_ms": 1000, "decision_ms": 1000, "shutdown_ms": 200},
+           "bots": bots}
+    for key, value in sections.items():
+        if key in doc and isinstance(value, dict):
+            doc[key] = {**doc[key], **value}
+        else:
+            doc[key] = value
+    return doc
