@@ -131,7 +131,15 @@ def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, 
                                                    "reason": reason}))
                         continue
                     try:
-                        done.put(("played", job, table.play(job).record))
+                        record = table.play(job).record
+                        # Counted here, before this worker takes its next job, so that with one
+                        # table a disqualification applies from the very next game.
+                        with state_lock:
+                            for seat, counts in enumerate(record.get("fault_counts", [])):
+                                totals[job.bots[seat]].update(counts)
+                            for bot, why in _disqualifications(config, totals).items():
+                                disqualified.setdefault(bot, why)
+                        done.put(("played", job, record))
                     except GameAborted:
                         return
                     except Exception:
@@ -165,11 +173,6 @@ def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, 
                 new_records.append(payload)
                 if kind == "played":
                     played += 1
-                    with state_lock:
-                        for seat, counts in enumerate(payload.get("fault_counts", [])):
-                            totals[job.bots[seat]].update(counts)
-                        for bot, why in _disqualifications(config, totals).items():
-                            disqualified.setdefault(bot, why)
                 else:
                     skipped += 1
                 if progress:

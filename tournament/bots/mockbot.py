@@ -11,6 +11,7 @@ counted over the process's life) and, unless said otherwise, last for that one r
   --garbage          print binary bytes instead of answering
   --illegal          answer with an option that is not legal
   --stale-id         answer with the previous request id (the real answer never comes)
+  --future-id        answer with a request id that was never sent (a protocol error)
   --close-stdin      close stdin and sleep (the runner's next write fails)
   --bad-handshake    answer the handshake with an unsupported protocol version
   --no-handshake     never answer the handshake (stays alive)
@@ -35,7 +36,7 @@ import time
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--at", type=int, default=1)
-    for flag in ("crash", "hang", "garbage", "illegal", "stale-id", "close-stdin", "bad-handshake",
+    for flag in ("crash", "hang", "garbage", "illegal", "stale-id", "future-id", "close-stdin", "bad-handshake",
                  "no-handshake", "die-at-start", "unknown", "crlf", "index", "options"):
         p.add_argument(f"--{flag}", action="store_true")
     p.add_argument("--slow", type=float, default=0.0)
@@ -110,6 +111,9 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             if active and args.stale_id:
                 send(f"action {int(request_id) - 1} {choice}")
+                continue
+            if active and args.future_id:
+                send(f"action {int(request_id) + 1000} {choice}")
                 continue
             if active and args.close_stdin:
                 os.close(0)
