@@ -1,0 +1,504 @@
+"""GAME AUTHORS (and helpers): read docs/dev/game-authors.md first — conventions, notation,
+file ownership and the test checklist for game modules.
+
+Sticheln (Klaus Palesch, AMIGO), Classic and its five variants with every allowed
+combination, for 3-8 players.
+
+Rules source: /work/shared/rules/sticheln.md (C1-C10, variants §3.1-3.5, combinations
+§3.6, decisions D-1.., decision points §6, information §7).  Player-facing summary:
+docs/games/sticheln.md.
+
+Modelling
+---------
+* One 120-card deck (§1.1, D-1): ids colour-major, ``R0..R20`` = 0..20, ``B0..B20`` =
+  21..41, ``G0..G20`` = 42..62, ``Y0..Y18`` = 63..81, ``N0..N18`` = 82..100, ``V0..V18`` =
+  101..119 (colours R red, B blue, G green, Y yellow, N brown, V violet = index 0..5).
+  Strength = value; points = value (so the core's points_won() is the value sum of the
+  won cards).  Each round deals from the mask of the cards used for N (§1.2); the rest
+  stay in the box.  With 7/8 players the 3/2 undealt cards are set aside unseen (D-10).
+* The variants are boolean options ``verkehrt mild verschaerft nebel verspaetet`` of this
+  one game; ``mild+verkehrt`` and ``nebel+verspaetet`` are rejected (§3.6).  Match
+  option ``rounds`` (default 5, C1/D-26).
+* Trick phase in the C core: FOLLOW_FREE with WIN_OFFLEAD_HIGH (WIN_OFFLEAD_LOW with
+  ``verkehrt``), no trump suit.  Tricks per round = hand - laid-out cards per player.
+* Simultaneous hidden choices (C3/S1 laying out, L2 colour choice) are asked one seat at
+  a time, starting with the round's first leader; each stays hidden from the others
+  until all have chosen (then a public "reveal" event; with ``nebel`` the laid-out
+  cards are revealed only after the last trick).  A decision with one legal option is
+  still asked (the runner may auto-play it, D-13).
+
+Action ids and texts
+--------------------
+* ``0..119``      play a card: the card, ``R7`` (decision "play").
+* ``256..375``    lay out one card (C3): ``256 + card``, text the card, ``R7`` (decision
+                  "layout"; the same text as a play, told apart by the decision).
+* ``1024 + a*128 + b`` (a < b card ids) lay out two cards in verschärft (S1):
+                  ``R7+B3`` (lower id first; either order is accepted).
+* ``512..517``    verspätet colour choice (L2): ``512 + colour``, text the colour letter
+                  ``R B G Y N V`` (decision "colour").
+* ``544 + i*6 + j`` (i < j) verschärft+verspätet colour pair: ``B+Y``.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from trickcore import _core
+from trickcore._core import Rng
+from trickcore.game import GameConfigError, GameInfo, GameState, OptionSpec, TERMINAL
+from trickcore.games import register
+
+COLOURS = "RBGYNV"
+COLOUR_NAMES = ("red", "blue", "green", "yellow", "brown", "violet")
+MAX_VALUE = (20, 20, 20, 18, 18, 18)
+FLAGS = ("verkehrt", "mild", "verschaerft", "nebel", "verspaetet")
+FORBIDDEN = (("mild", "verkehrt"), ("nebel", "verspaetet"))
+
+LAYOUT = 256        # + card id
+COLOUR = 512        # + colour
+COLOUR_PAIR = 544   # + i*6 + j, i < j
+CARD_PAIR = 1024    # + a*128 + b, a < b
+
+# §1.2: N -> (colours in play, highest value, hand size, cards set aside)
+SETUP = {
+    3: (5, 8, 15, 0),
+    4: (5, 11, 15, 0),
+    5: (5, 14, 15, 0),
+    6: (6, 14, 15, 0),
+    7: (6, 17, 15, 3),
+    8: (6, 18, 14, 2),
+}
+
+_MASK64 = 2**64 - 1
+
+
+def _build_deck() -> tuple[_core.Deck, list[int], list[int]]:
+    deck = _core.Deck(6)
+    colour_of, value_of = [], []
+    for c, letter in enumerate(COLOURS):
+        for v in range(MAX_VALUE[c] + 1):
+            deck.add(f"{letter}{v}", c, v, strength=v, points=v)
+            colour_of.append(c)
+            value_of.append(v)
+    return deck, colour_of, value_of
+
+
+DECK, CARD_COLOUR, CARD_VALUE = _build_deck()
+N_CARDS = DECK.n_cards  # 120
+
+
+def card_id(colour: int, value: int) -> int:
+    """Id of the card (colour index, value)."""
+    if not 0 <= value <= MAX_VALUE[colour]:
+        raise ValueError(f"no card {COLOURS[colour]}{value}")
+    return sum(MAX_VALUE[c] + 1 for c in range(colour)) + value
+
+
+def used_mask(n: int) -> int:
+    """The cards used for n players (§1.2)."""
+    n_col, top, _hand, _aside = SETUP[n]
+    mask = 0
+    for c in range(n_col):
+        for v in range(top + 1):
+            mask |= 1 << card_id(c, v)
+    return mask
+
+
+USED = {n: used_mask(n) for n in SETUP}
+
+
+def cards_of(mask: int) -> list[int]:
+    return _core.cards_list(mask)
+
+
+def names(cards: Iterable[int]) -> list[str]:
+    return [DECK.names[c] for c in cards]
+
+
+def laid_per_player(flags: dict) -> int:
+    """k of §3.6: 0 with verspaetet, else 2 with verschaerft, else 1."""
+    if flags.get("verspaetet"):
+        return 0
+    return 2 if flags.get("verschaerft") else 1
+
+
+def round_score(laid: Sequence[tuple[int, int]], special: Iterable[int], won: Sequence[tuple[int, int]],
+                verkehrt: bool = False, mild: bool = False) -> int:
+    """§3.6 round score from (colour, value) cards: K = laid-out cards + won cards of a
+    special colour, O = the other won cards; |O| - sum(K) (Classic), |O| - 5|K| (mild),
+    sum(K) - |O| (verkehrt)."""
+    special = set(special)
+    k_cards = list(laid) + [c for c in won if c[0] in special]
+    o_count = sum(1 for c in won if c[0] not in special)
+    if verkehrt:
+        return sum(v for _c, v in k_cards) - o_count
+    if mild:
+        return o_count - 5 * len(k_cards)
+    return o_count - sum(v for _c, v in k_cards)
+
+
+def colour_choices(won_colours: Iterable[int], pair: bool) -> list[tuple[int, ...]]:
+    """Legal end-of-round choices of §3.5 L2 / §3.6: each colour present among the won
+    cards; with verschaerft every unordered pair of two present colours, or the single
+    colour if only one is present.  Empty if nothing was won (L4)."""
+    present = sorted(set(won_colours))
+    if not pair or len(present) < 2:
+        return [(c,) for c in present]
+    return [(a, b) for i, a in enumerate(present) for b in present[i + 1:]]
+
+
+def variant_name(flags: dict) -> str:
+    on = [f for f in FLAGS if flags.get(f)]
+    return "+".join(on) if on else "classic"
+
+
+def _allowed_rulesets() -> tuple[str, ...]:
+    out = []
+    for bits in range(32):
+        flags = {f: bool(bits >> i & 1) for i, f in enumerate(FLAGS)}
+        if any(flags[a] and flags[b] for a, b in FORBIDDEN):
+            continue
+        out.append((sum(flags.values()), bits, variant_name(flags)))
+    return tuple(name for _n, _b, name in sorted(out))
+
+
+VARIANTS = _allowed_rulesets()  # 18 names
+
+
+def variant_options(name: str) -> dict:
+    """Options dict of a ruleset name from GameInfo.variants, e.g. "mild+verschaerft"."""
+    if name == "classic":
+        return {f: False for f in FLAGS}
+    parts = name.split("+")
+    bad = [p for p in parts if p not in FLAGS]
+    if bad:
+        raise GameConfigError(f"unknown Sticheln variant {bad[0]!r}; flags are {', '.join(FLAGS)}")
+    return {f: f in parts for f in FLAGS}
+
+
+def _deal(seed: int, rnd: int, used: int, n: int, hand: int) -> tuple[list[int], int]:
+    """The deal of round ``rnd`` (1-based): hands and the cards set aside."""
+    rng = Rng(seed ^ ((rnd * 0x9E3779B97F4A7C15) & _MASK64))
+    hands, rest = rng.deal(used, n, hand)
+    return list(hands), rest
+
+
+def _parse_colour(text: str) -> int:
+    t = text.strip().upper()
+    if len(t) == 1 and t in COLOURS:
+        return COLOURS.index(t)
+    low = t.lower()
+    if low in COLOUR_NAMES:
+        return COLOUR_NAMES.index(low)
+    raise ValueError(f"{text!r} is not a colour (R B G Y N V)")
+
+
+def _parse_card(text: str) -> int:
+    t = text.strip().upper()
+    if t not in DECK.ids:
+        raise ValueError(f"no card {text!r} (cards are written R7, V0, B20)")
+    return DECK.ids[t]
+
+
+class StichelnState(GameState):
+    """A Sticheln match: ``rounds`` rounds of deal, laying out, tricks, (colour choice), scoring."""
+
+    def __init__(self, num_players: int, options: dict | None = None, seed: int = 0):
+        super().__init__(num_players, options, seed)
+        o = self.options
+        for a, b in FORBIDDEN:
+            if o[a] and o[b]:
+                raise GameConfigError(
+                    f"Sticheln variants {a!r} and {b!r} cannot be combined (rules §3.6): "
+                    f"{'mild is defined only as a penalty rule' if 'mild' in (a, b) else 'nothing is laid out, so nothing can be hidden'}")
+        n = num_players
+        self.flags = {f: o[f] for f in FLAGS}
+        self.variant = variant_name(self.flags)
+        self.n_colours, self.max_value, self.hand_size, self.n_aside = SETUP[n]
+        self.k = laid_per_player(self.flags)
+        self.n_tricks = self.hand_size - self.k
+        self.used = USED[n]
+        self.rounds = o["rounds"]
+        self.round = 0
+        self.totals = [0] * n
+        self.round_scores: list[list[int]] = []
+        self.past: list[dict] = []
+        self._phase = "deal"
+        self._start_round()
+
+    # ---- flow -------------------------------------------------------------------------
+    def _start_round(self) -> None:
+        n = self.num_players
+        self.round += 1
+        self.dealer = (self.round - 2) % n
+        self.leader = (self.round - 1) % n
+        hands, rest = _deal(self.seed, self.round, self.used, n, self.hand_size)
+        self._hands = hands                 # hands before the trick phase (layout removes cards)
+        self._aside = rest
+        self._laid: list[list[int]] = [[] for _ in range(n)]
+        self._special: list[tuple[int, ...] | None] = [None] * n
+        self._choices: list[tuple[int, ...] | None] = [None] * n
+        self._revealed = False
+        self._round_done = False
+        self._emit("deal", round=self.round, dealer=self.dealer, leader=self.leader,
+                   hand_size=self.hand_size, aside=self.n_aside)
+        for seat in range(n):
+            self._emit("hand", visible_to=[seat], seat=seat, cards=names(cards_of(hands[seat])))
+        order = [(self.leader + i) % n for i in range(n)]
+        if self.k:
+            self._phase = "layout"
+            self._order = order
+            self._idx = 0
+        else:
+            self._begin_play()
+
+    def _begin_play(self) -> None:
+        self._phase = "play"
+        winner = _core.WIN_OFFLEAD_LOW if self.flags["verkehrt"] else _core.WIN_OFFLEAD_HIGH
+        self._start_play(DECK, _core.FOLLOW_FREE, winner, _core.NO_SUIT, self._hands, self.leader, self.n_tricks)
+
+    def _play_over(self) -> None:
+        if self.flags["verspaetet"]:
+            n = self.num_players
+            self._order = [s for s in ((self.leader + i) % n for i in range(n)) if self._tp.won(s)]
+            self._idx = 0
+            self._phase = "colour"
+            if not self._order:  # cannot happen (someone wins every trick); kept for safety
+                self._finish_round()
+        else:
+            self._finish_round()
+
+    def _finish_round(self) -> None:
+        n = self.num_players
+        tp = self._tp
+        if self.flags["nebel"]:
+            self._revealed = True
+            self._emit("reveal", laid_out={str(s): names(self._laid[s]) for s in range(n)},
+                       special_colours={str(s): [COLOURS[c] for c in self._special[s]] for s in range(n)})
+        scores = []
+        for s in range(n):
+            laid = [(CARD_COLOUR[c], CARD_VALUE[c]) for c in self._laid[s]]
+            won = [(CARD_COLOUR[c], CARD_VALUE[c]) for c in cards_of(tp.won(s))]
+            special = self._special[s] or ()
+            scores.append(round_score(laid, special, won, self.flags["verkehrt"], self.flags["mild"]))
+        for s in range(n):
+            self.totals[s] += scores[s]
+        self.round_scores.append(scores)
+        record = {
+            "round": self.round,
+            "laid_out": [names(self._laid[s]) for s in range(n)],
+            "special_colours": [[COLOURS[c] for c in (self._special[s] or ())] for s in range(n)],
+            "won": [names(cards_of(tp.won(s))) for s in range(n)],
+            "scores": scores,
+        }
+        self.past.append(record)
+        self._emit("round_end", round=self.round, laid_out=record["laid_out"],
+                   special_colours=record["special_colours"], scores=scores, totals=list(self.totals))
+        self._round_done = True
+        if self.round >= self.rounds:
+            self._phase = "over"
+            self._emit("match_end", scores=list(self.totals))
+        else:
+            self._start_round()
+
+    # ---- decisions ----------------------------------------------------------------------
+    def _current_player(self) -> int:
+        if self._phase in ("layout", "colour"):
+            return self._order[self._idx]
+        return TERMINAL
+
+    def decision(self) -> str:
+        if self.is_terminal():
+            return ""
+        if self._in_play():
+            return "play"
+        return self._phase
+
+    def _legal(self) -> list[int]:
+        if self._phase == "layout":
+            hand = cards_of(self._hands[self._order[self._idx]])
+            if self.k == 1:
+                return [LAYOUT + c for c in hand]
+            return [CARD_PAIR + a * 128 + b for a, b in self._pairs(hand)]
+        if self._phase == "colour":
+            seat = self._order[self._idx]
+            opts = colour_choices((CARD_COLOUR[c] for c in cards_of(self._tp.won(seat))), self.flags["verschaerft"])
+            return [_colour_action(o) for o in opts]
+        return []
+
+    @staticmethod
+    def _pairs(hand: list[int]) -> list[tuple[int, int]]:
+        """S1/D-11: pairs of two different colours; any pair if the hand has one colour."""
+        single = len({CARD_COLOUR[c] for c in hand}) < 2
+        return [(a, b) for i, a in enumerate(hand) for b in hand[i + 1:]
+                if single or CARD_COLOUR[a] != CARD_COLOUR[b]]
+
+    def action_to_string(self, action: int) -> str:
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise ValueError(f"an action id is an int, not {action!r}")
+        if 0 <= action < N_CARDS:
+            return DECK.names[action]
+        if LAYOUT <= action < LAYOUT + N_CARDS:
+            return DECK.names[action - LAYOUT]
+        if COLOUR <= action < COLOUR + 6:
+            return COLOURS[action - COLOUR]
+        if COLOUR_PAIR <= action < COLOUR_PAIR + 36:
+            i, j = divmod(action - COLOUR_PAIR, 6)
+            if i < j:
+                return f"{COLOURS[i]}+{COLOURS[j]}"
+        if CARD_PAIR <= action < CARD_PAIR + 128 * 128:
+            a, b = divmod(action - CARD_PAIR, 128)
+            if a < b < N_CARDS:
+                return f"{DECK.names[a]}+{DECK.names[b]}"
+        raise ValueError(f"{action} is not a Sticheln action id")
+
+    def _parse(self, text: str) -> int:
+        if "+" in text:
+            left, _, right = text.partition("+")
+            try:
+                i, j = sorted((_parse_colour(left), _parse_colour(right)))
+            except ValueError:
+                a, b = sorted((_parse_card(left), _parse_card(right)))
+                if a == b:
+                    raise ValueError("the two laid-out cards must differ") from None
+                return CARD_PAIR + a * 128 + b
+            if i == j:
+                raise ValueError("a colour pair needs two different colours")
+            return COLOUR_PAIR + i * 6 + j
+        if any(ch.isdigit() for ch in text):
+            card = _parse_card(text)
+            return LAYOUT + card if self._phase == "layout" else card
+        return _colour_action((_parse_colour(text),))
+
+    def _apply(self, action: int) -> None:
+        seat = self._order[self._idx]
+        if self._phase == "layout":
+            if action >= CARD_PAIR:
+                laid = list(divmod(action - CARD_PAIR, 128))
+            else:
+                laid = [action - LAYOUT]
+            self._laid[seat] = laid
+            for c in laid:
+                self._hands[seat] &= ~(1 << c)
+            self._special[seat] = tuple(sorted({CARD_COLOUR[c] for c in laid}))
+            self._emit("layout", visible_to=[seat], seat=seat, cards=names(laid))
+            self._emit("chosen", seat=seat)
+            self._idx += 1
+            if self._idx == len(self._order):
+                n = self.num_players
+                if not self.flags["nebel"]:
+                    self._revealed = True
+                    self._emit("reveal", laid_out={str(s): names(self._laid[s]) for s in range(n)},
+                               special_colours={str(s): [COLOURS[c] for c in self._special[s]] for s in range(n)})
+                self._begin_play()
+        elif self._phase == "colour":
+            if action >= COLOUR_PAIR:
+                choice = divmod(action - COLOUR_PAIR, 6)
+            else:
+                choice = (action - COLOUR,)
+            self._choices[seat] = tuple(choice)
+            self._special[seat] = tuple(choice)
+            self._emit("colour", visible_to=[seat], seat=seat, colours=[COLOURS[c] for c in choice])
+            self._emit("chosen", seat=seat)
+            self._idx += 1
+            if self._idx == len(self._order):
+                self._emit("reveal", colours={str(s): [COLOURS[c] for c in self._choices[s]]
+                                              for s in self._order})
+                self._finish_round()
+        else:  # pragma: no cover - card plays never reach here
+            raise AssertionError(f"no slow-path action in phase {self._phase}")
+
+    def _is_terminal(self) -> bool:
+        return self._phase == "over"
+
+    def scores(self) -> list[float]:
+        return [float(t) for t in self.totals]
+
+    # ---- information (§7) ---------------------------------------------------------------
+    def observation(self, seat: int) -> dict:
+        n = self.num_players
+        if not 0 <= seat < n:
+            raise ValueError(f"seat {seat} is not in 0..{n - 1}")
+        phase = self._phase
+        in_round = phase in ("layout", "play", "colour")
+        tp = self._tp if phase in ("play", "colour") else None
+        chosen = [False] * n
+        if phase in ("layout", "colour"):
+            for s in self._order[:self._idx]:
+                chosen[s] = True
+        if tp is not None:
+            hands = [tp.hand(s) for s in range(n)]
+        elif phase == "layout":
+            hands = list(self._hands)
+        else:
+            hands = [0] * n
+        visible = self._revealed or not in_round
+        laid_out, special = [], []
+        for s in range(n):
+            if s == seat or visible:
+                laid_out.append(names(self._laid[s]))
+                special.append([COLOURS[c] for c in self._special[s]] if self._special[s] is not None else None)
+            else:
+                laid_out.append(None)
+                special.append(None)
+        laid_count = [len(self._laid[s]) for s in range(n)] if in_round else [0] * n
+        obs = {
+            "game": "sticheln", "seat": seat, "players": n,
+            "variant": self.variant, "flags": dict(self.flags),
+            "round": self.round, "rounds": self.rounds, "dealer": self.dealer, "leader": self.leader,
+            "colours": COLOURS[:self.n_colours], "max_value": self.max_value,
+            "hand_size": self.hand_size, "aside": self.n_aside, "laid_out_per_player": self.k,
+            "tricks_per_round": self.n_tricks,
+            "phase": phase,
+            "to_move": self.current_player(), "decision": self.decision(),
+            "hand": names(cards_of(hands[seat])),
+            "hand_sizes": [_core.cards_count(h) for h in hands],
+            "chosen": chosen,
+            "laid_out": laid_out if in_round else [[] for _ in range(n)],
+            "laid_out_count": laid_count,
+            "special_colours": special if in_round else [None] * n,
+            "trick": {"leader": self.leader, "cards": []},
+            "tricks": [],
+            "won": [[] for _ in range(n)],
+            "tricks_won": [0] * n,
+            "colour_choice": None,
+            "round_scores": [list(r) for r in self.round_scores],
+            "scores": list(self.totals),
+            "previous_rounds": [dict(r) for r in self.past],
+        }
+        if tp is not None:
+            leader, moves, _led, _open = tp.current_trick()
+            obs["trick"] = {"leader": leader, "cards": [DECK.names[m] for m in moves]}
+            obs["tricks"] = [{"leader": t[0], "cards": [DECK.names[m] for m in t[1]], "winner": t[2]}
+                             for t in tp.tricks]
+            obs["won"] = [names(cards_of(tp.won(s))) for s in range(n)]
+            obs["tricks_won"] = tp.tricks_won()
+        if phase == "colour":
+            obs["colour_choice"] = [
+                [COLOURS[c] for c in self._choices[s]] if (s == seat and self._choices[s] is not None) else None
+                for s in range(n)]
+        return obs
+
+
+def _colour_action(choice: tuple[int, ...]) -> int:
+    if len(choice) == 1:
+        return COLOUR + choice[0]
+    i, j = sorted(choice)
+    return COLOUR_PAIR + i * 6 + j
+
+
+GAME_INFO = register(GameInfo(
+    name="sticheln", title="Sticheln", players=(3, 4, 5, 6, 7, 8),
+    options=(
+        OptionSpec("verkehrt", bool, False, "reversed: lucky colour, the lowest trump wins (§3.1)"),
+        OptionSpec("mild", bool, False, "every annoyance card counts -5 (§3.2)"),
+        OptionSpec("verschaerft", bool, False, "two laid-out cards, two annoyance colours (§3.3)"),
+        OptionSpec("nebel", bool, False, "im Nebel: laid-out cards stay hidden until round end (§3.4)"),
+        OptionSpec("verspaetet", bool, False, "annoyance colour chosen at round end from won cards (§3.5)"),
+        OptionSpec("rounds", int, 5, "rounds per match (C1)", minimum=1, maximum=100),
+    ),
+    factory=StichelnState,
+    summary="120 cards, no duty to follow, every other colour is trump (zeros never); "
+            "minus points in your annoyance colour; 5 variants and their combinations",
+    variants=VARIANTS))
+StichelnState.info = GAME_INFO
