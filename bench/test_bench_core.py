@@ -1,0 +1,33 @@
+"""Core and binding benchmarks on the reference game (ns per card play vs the floor)."""
+
+from trickcore import _bench, bench
+
+
+def test_floor(benchmark, record):
+    ns = benchmark(lambda: _bench.floor(2000)[0])
+    record(ns)
+
+
+def test_core_playout_reference(benchmark, record):
+    ns = benchmark(lambda: _bench.core_reference(2000)[0])
+    record(ns)
+
+
+def test_core_legal(benchmark, record):
+    ns = benchmark(lambda: _bench.core_legal(200_000)[0])
+    record(ns)
+
+
+def test_core_resolve(benchmark, record):
+    ns = benchmark(lambda: _bench.core_resolve(100_000)[0])
+    record(ns)
+
+
+def test_binding_calls(benchmark, record):
+    legal_ns, play_ns = benchmark(lambda: bench.python_trickphase_calls(5000))
+    record(play_ns)
+
+
+def test_interface_play_reference(benchmark, record):
+    ns = benchmark(lambda: bench.python_driven_reference(40))
+    record(ns)

@@ -1,0 +1,24 @@
+"""Per-game benchmarks for every registered game and player count: full random games
+through the Python interface, and the C playout of one trick phase."""
+
+import pytest
+
+from trickcore import bench
+from trickcore.games import list_games
+
+CASES = [(g.name, n) for g in list_games() if g.name != "reference" for n in g.players]
+
+
+@pytest.mark.parametrize("name,players", CASES)
+def test_full_random_games(benchmark, name, players):
+    stats = benchmark(lambda: bench.game_random_full_games(name, players, 2))
+    benchmark.extra_info.update({k: round(v, 2) for k, v in stats.items()})
+
+
+@pytest.mark.parametrize("name,players", CASES)
+def test_trick_phase_playout_c(benchmark, record, name, players):
+    tp = bench.game_trick_phase(name, players)
+    if tp is None:
+        pytest.skip(f"{name} reached no trick phase")
+    ns = benchmark(lambda: bench.c_playouts(tp, 200))
+    record(ns)

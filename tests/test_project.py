@@ -1,0 +1,79 @@
+"""Project-level checks: the README's commands, the CLI, the registry and the bench JSON."""
+
+import json
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+import trickcore
+from trickcore.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = {"beim-jupiter": (3, 4, 5), "sticheln": (3, 4, 5, 6, 7, 8), "hattrick": (4, 5, 6, 7),
+         "squint": (5,), "klaberjass": (2, 3, 4)}
+
+
+def readme_commands():
+    text = (ROOT / "README.md").read_text()
+    block = re.search(r"```sh\n(.*?)\n```", text, flags=re.S).group(1).splitlines()
+    return block[0], block[1]
+
+
+def test_readme_starts_with_install_and_test_commands():
+    main_job, tests = readme_commands()
+    assert main_job.startswith("pip install . && trickcore tournament configs/")
+    assert (ROOT / main_job.split()[-1]).is_file()
+    assert "pytest" in tests
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    _, tests = readme_commands()
+    ci = (ROOT / ".ci/run").read_text().splitlines()
+    assert tests in ci, ".ci/run must run the README's test command verbatim"
+
+
+def test_every_game_is_registered_with_its_player_counts():
+    registry = {g.name: tuple(sorted(g.players)) for g in trickcore.list_games()}
+    for name, players in GAMES.items():
+        assert registry.get(name) == players, f"{name}: {registry.get(name)}"
+
+
+def test_games_command_lists_the_registry():
+    result = CliRunner().invoke(main, ["games"])
+    assert result.exit_code == 0, result.output
+    for name in GAMES:
+        assert name in result.output
+    data = json.loads(CliRunner().invoke(main, ["games", "--json"]).output)
+    assert {g["name"] for g in data} >= set(GAMES)
+
+
+def test_bench_json_reports_ratios_to_the_floor():
+    result = CliRunner().invoke(main, ["bench", "--json", "--quick", "--repeat", "1", "--no-games"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    names = {d["name"] for d in data}
+    assert {"floor_c", "core_playout_reference_c", "interface_play_reference_python"} <= names
+    for d in data:
+        assert d["ns_per_play"] > 0 and d["ratio"] > 0
+    assert next(d for d in data if d["name"] == "floor_c")["ratio"] == 1.0
+
+
+def test_unknown_game_is_a_clear_error():
+    try:
+        trickcore.new_game("skat", 3)
+    except trickcore.GameConfigError as exc:
+        assert "unknown game 'skat'" in str(exc) and "beim-jupiter" in str(exc)
+    else:
+        raise AssertionError("no error")
+    try:
+        trickcore.new_game("reference", 5)
+    except trickcore.GameConfigError as exc:
+        assert "played by 4 players" in str(exc)
+    else:
+        raise AssertionError("no error")
+
+
+def test_readme_python_example_runs():
+    code = re.search(r"```python\n(.*?)\n```", (ROOT / "README.md").read_text(), flags=re.S).group(1)
+    exec(compile(code, "README.md", "exec"), {})

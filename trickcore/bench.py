@@ -1,0 +1,220 @@
+"""Engine benchmarks: every figure in ns per card play and as a ratio to the floor.
+
+The floor is bench/floor.c, a minimal hand-written C loop over 64-bit masks that
+plays the reference game (4 x 13 cards, random trump, must follow, uniformly random
+legal card).  The machine is shared and noisy, so the floor is measured in the same
+run, interleaved with every other benchmark, and each figure is the best of
+``repeat`` runs: ratios stay comparable where absolute numbers do not.
+
+Used by ``trickcore bench`` and by the pytest-benchmark suites in bench/.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Callable
+
+from trickcore import _bench, _core
+from trickcore.games import list_games, new_game
+
+
+@dataclasses.dataclass
+class Result:
+    name: str
+    ns_per_play: float
+    ratio: float
+    what: str
+    extra: dict = dataclasses.field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "ns_per_play": round(self.ns_per_play, 2), "ratio": round(self.ratio, 2),
+                "what": self.what, **self.extra}
+
+
+# ---- the measured loops -------------------------------------------------------------
+def python_driven_reference(games: int, seed: int = 1) -> float:
+    """ns per card play of the reference game driven one card at a time from Python
+    through the game interface: legal actions, pick one at random, apply."""
+    rng = _core.Rng(seed)
+    states = [new_game("reference", 4, seed=seed + i) for i in range(games)]
+    below = rng.below
+    t0 = time.perf_counter_ns()
+    plays = 0
+    for state in states:
+        legal_actions, apply_action, is_terminal = state.legal_actions, state.apply_action, state.is_terminal
+        while not is_terminal():
+            legal = legal_actions()
+            apply_action(legal[below(len(legal))])
+            plays += 1
+    return (time.perf_counter_ns() - t0) / plays
+
+
+def python_trickphase_calls(calls: int, seed: int = 1) -> tuple[float, float]:
+    """(ns per legal-move call, ns per card play) on the binding's TrickPhase from Python."""
+    deck = _core.reference_deck()
+    hands, _ = _core.Rng(seed).deal(deck.all, 4, 13)
+    tp = _core.TrickPhase(deck, 4, _core.FOLLOW_SUIT, _core.WIN_TRUMP, 0, hands, 0, 13)
+    tp.play(tp.moves()[0])
+    moves = tp.moves
+    t0 = time.perf_counter_ns()
+    for _ in range(calls):
+        moves()
+    legal_ns = (time.perf_counter_ns() - t0) / calls
+    rng = _core.Rng(seed)
+    phases = [_core.TrickPhase(deck, 4, _core.FOLLOW_SUIT, _core.WIN_TRUMP, i & 3, hands, 0, 13)
+              for i in range(max(1, calls // 52))]
+    t0 = time.perf_counter_ns()
+    plays = 0
+    for p in phases:
+        pm, play = p.moves, p.play
+        while not p.over:
+            m = pm()
+            play(m[rng.below(len(m))])
+            plays += 1
+    return legal_ns, (time.perf_counter_ns() - t0) / plays
+
+
+def game_random_full_games(name: str, players: int, games: int, seed: int = 1) -> dict:
+    """Full random games through the Python interface: games/s and ns per action."""
+    rng = _core.Rng(seed)
+    actions = 0
+    t0 = time.perf_counter_ns()
+    for g in range(games):
+        state = new_game(name, players, seed=seed + g)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.below(len(legal))])
+            actions += 1
+    dt = time.perf_counter_ns() - t0
+    return {"games_per_s": games / (dt / 1e9), "ns_per_action": dt / max(actions, 1), "actions": actions}
+
+
+def game_trick_phase(name: str, players: int, seed: int = 1):
+    """Play random decisions until the first trick phase starts; return its TrickPhase."""
+    rng = _core.Rng(seed)
+    state = new_game(name, players, seed=seed)
+    for _ in range(10_000):
+        tp = state._tp
+        if tp is not None and state._fast and not tp.over and tp.n_tricks_done == 0 and tp.trick_len == 0:
+            return tp.copy()
+        if state.is_terminal():
+            return None
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.below(len(legal))])
+    return None
+
+
+def c_playouts(tp, playouts: int, seed: int = 1) -> float:
+    """ns per card play of the core's random playout from a trick phase's start (in C)."""
+    rng = _core.Rng(seed)
+    copies = [tp.copy() for _ in range(playouts)]
+    t0 = time.perf_counter_ns()
+    for c in copies:
+        c.playout(rng)
+    dt = time.perf_counter_ns() - t0
+    cards = sum(bin(tp.hand(p)).count("1") - bin(c.hand(p)).count("1") for c in copies[:1] for p in range(tp.n_players))
+    return dt / (playouts * max(cards, 1))
+
+
+# ---- the report -------------------------------------------------------------------
+def best(fn: Callable[[], float], repeat: int) -> float:
+    return min(fn() for _ in range(repeat))
+
+
+def run(quick: bool = False, repeat: int = 5, games: bool = True, progress: Callable[[str], None] | None = None
+        ) -> list[Result]:
+    """Run every benchmark; the floor is re-measured before each one and its best kept."""
+    scale = 0.2 if quick else 1.0
+    n_deals = int(20000 * scale)
+    floors: list[float] = []
+
+    def floor() -> float:
+        v = _bench.floor(n_deals)[0]
+        floors.append(v)
+        return v
+
+    def say(msg: str) -> None:
+        if progress:
+            progress(msg)
+
+    raw: list[tuple[str, float, str, dict]] = []
+    say("floor and core playout (C)")
+    for _ in range(repeat):
+        floor()
+    raw.append(("core_playout_reference_c", best(lambda: (floor(), _bench.core_reference(n_deals)[0])[1], repeat),
+                "the core's generic random playout of the reference game, in C", {}))
+    raw.append(("core_legal_c", best(lambda: (floor(), _bench.core_legal(int(2_000_000 * scale))[0])[1], repeat),
+                "one legal-move generation call (tc_legal), in C; per call", {}))
+    raw.append(("core_resolve_c", best(lambda: (floor(), _bench.core_resolve(int(1_000_000 * scale))[0])[1], repeat),
+                "trick resolution (tc_trick_add + winner), in C; per card", {}))
+    say("Python binding calls")
+    calls = int(50_000 * scale)
+    legal_py = []
+    play_py = []
+    for _ in range(repeat):
+        floor()
+        lg, pl = python_trickphase_calls(calls)
+        legal_py.append(lg)
+        play_py.append(pl)
+    raw.append(("binding_legal_python", min(legal_py), "TrickPhase.moves() from Python; per call", {}))
+    raw.append(("binding_play_python", min(play_py),
+                "TrickPhase: moves(), random pick, play() from Python; per card", {}))
+    say("reference game driven from Python through the game interface")
+    raw.append(("interface_play_reference_python",
+                best(lambda: (floor(), python_driven_reference(int(400 * scale)))[1], repeat),
+                "reference game through the game interface: legal_actions, random pick, apply_action; per card",
+                {}))
+    if games:
+        for info in list_games():
+            if info.name == "reference":
+                continue
+            for players in info.players:
+                say(f"{info.name} {players}p")
+                tp = game_trick_phase(info.name, players)
+                if tp is not None:
+                    raw.append((f"{info.name}_{players}p_playout_c",
+                                best(lambda: (floor(), c_playouts(tp, int(2000 * scale)))[1], repeat),
+                                f"{info.title}, {players} players: random trick-phase playout in C; per card", {}))
+                n_games = max(1, int((20 if not quick else 4)))
+                stats = min((game_random_full_games(info.name, players, n_games) for _ in range(max(1, repeat // 2))),
+                            key=lambda d: d["ns_per_action"])
+                floor()
+                raw.append((f"{info.name}_{players}p_full_games_python", stats["ns_per_action"],
+                            f"{info.title}, {players} players: full random games through the interface; "
+                            f"per action (all decisions)",
+                            {"games_per_s": round(stats["games_per_s"], 2)}))
+    floor_ns = min(floors)
+    results = [Result("floor_c", floor_ns, 1.0, "bench/floor.c: hand-written 64-bit-mask loop, reference game")]
+    results += [Result(name, ns, ns / floor_ns, what, extra) for name, ns, what, extra in raw]
+    return results
+
+
+def compare_openspiel(repeat: int = 3, games: int = 100) -> Result | None:
+    """The same Python loop over OpenSpiel's Hearts (optional: needs open_spiel)."""
+    try:
+        import pyspiel  # type: ignore
+    except ImportError:
+        return None
+    game = pyspiel.load_game("hearts")
+    rng = _core.Rng(1)
+
+    def once() -> float:
+        plays = 0
+        t0 = time.perf_counter_ns()
+        for _ in range(games):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[rng.below(len(outcomes))][0])
+                    continue
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.below(len(legal))])
+                plays += 1
+        return (time.perf_counter_ns() - t0) / plays
+
+    ns = best(once, repeat)
+    floor_ns = min(_bench.floor(20000)[0] for _ in range(repeat))
+    return Result("openspiel_hearts_python", ns, ns / floor_ns,
+                  "OpenSpiel Hearts driven from Python (pass phase included in the actions); per action")

@@ -1,0 +1,117 @@
+"""The ``trickcore`` command line: games, bench, perft, and the tournament runner."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from trickcore import _core
+from trickcore.errors import TrickcoreError
+from trickcore.games import get_game, list_games, new_game
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="trickcore")
+def main() -> None:
+    """trickcore: a C-accelerated engine for trick-taking card games and a tournament runner."""
+
+
+def _table(rows: list[list[str]], header: list[str]) -> str:
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    line = lambda r: "  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()  # noqa: E731
+    return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the registry as JSON.")
+def games(as_json: bool) -> None:
+    """List every registered game with its player counts, variants and options."""
+    infos = list_games()
+    if as_json:
+        click.echo(json.dumps([{
+            "name": g.name, "title": g.title, "players": list(g.players), "variants": list(g.variants),
+            "options": {o.name: {"type": o.type.__name__, "default": o.default, "help": o.help,
+                                 **({"choices": list(o.choices)} if o.choices else {})} for o in g.options},
+        } for g in infos], indent=2))
+        return
+    rows = []
+    for g in infos:
+        counts = sorted(g.players)
+        players = f"{counts[0]}-{counts[-1]}" if counts == list(range(counts[0], counts[-1] + 1)) and len(counts) > 1 \
+            else ",".join(map(str, counts))
+        variants = ", ".join(g.variants) if g.variants else "-"
+        options = ", ".join(f"{o.name}={o.default!r}" for o in g.options) or "-"
+        rows.append([g.name, g.title, players, variants, options])
+    click.echo(_table(rows, ["game", "title", "players", "variants", "options (default)"]))
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per benchmark: name, ns per card play, ratio.")
+@click.option("--quick", is_flag=True, help="Smaller loops (a few seconds); noisier.")
+@click.option("--repeat", type=click.IntRange(1, 50), default=5, show_default=True, help="Best of N runs.")
+@click.option("--no-games", is_flag=True, help="Only the core and reference-game benchmarks.")
+@click.option("--compare", is_flag=True, help="Also run OpenSpiel's Hearts through Python (needs open_spiel).")
+def bench(as_json: bool, quick: bool, repeat: int, no_games: bool, compare: bool) -> None:
+    """Measure the engine: every figure in ns per card play and as a ratio to the C floor loop."""
+    from trickcore import bench as benchmarks
+
+    progress = None if as_json else (lambda msg: click.echo(f"  ... {msg}", err=True))
+    results = benchmarks.run(quick=quick, repeat=repeat, games=not no_games, progress=progress)
+    if compare:
+        cmp = benchmarks.compare_openspiel()
+        if cmp is None:
+            click.echo("--compare: open_spiel is not installed (pip install open_spiel); skipped", err=True)
+        else:
+            results.append(cmp)
+    if as_json:
+        click.echo(json.dumps([r.to_json() for r in results], indent=1))
+        return
+    rows = [[r.name, f"{r.ns_per_play:,.1f}", f"{r.ratio:,.2f}x",
+             (f"{r.extra['games_per_s']:,.1f} games/s  " if "games_per_s" in r.extra else "") + r.what]
+            for r in results]
+    click.echo(_table(rows, ["benchmark", "ns", "vs floor", "what"]))
+
+
+@main.command()
+@click.argument("game")
+@click.option("-n", "--players", type=int, required=True, help="Number of players.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=1, show_default=True)
+@click.option("--depth", type=int, default=4, show_default=True, help="Card plays to count (-1: to the end).")
+@click.option("--divide", is_flag=True, help="Print the count under each first move.")
+def perft(game: str, players: int, seed: int, depth: int, divide: bool) -> None:
+    """Debugging aid: perft from the start of the first trick phase of a seeded random game."""
+    from trickcore.bench import game_trick_phase
+
+    try:
+        get_game(game).check_players(players)
+    except TrickcoreError as exc:
+        raise click.UsageError(str(exc)) from None
+    tp = game_trick_phase(get_game(game).name, players, seed)
+    if tp is None:
+        raise click.ClickException(f"{game}: no trick phase reached with seed {seed}")
+    if divide:
+        for move, count in sorted(tp.divide(depth).items()):
+            click.echo(f"{tp.deck.move_text(move)}: {count}")
+    count, leaves, tricks, points = tp.perft(depth)
+    click.echo(f"perft({depth}) = {count}; tricks per seat over leaves {tricks}; points {points}")
+
+
+def _add_tournament_commands() -> None:
+    try:
+        from tournament import cli as tcli
+    except ImportError as exc:  # the runner is part of the same distribution; report, do not hide
+        click.echo(f"warning: tournament commands unavailable: {exc}", err=True)
+        return
+    for name in dir(tcli):
+        obj = getattr(tcli, name)
+        if isinstance(obj, click.Command) and name.endswith("_command") and obj.name not in main.commands:
+            main.add_command(obj)
+
+
+_add_tournament_commands()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
