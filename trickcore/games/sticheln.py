@@ -158,8 +158,9 @@ def _allowed_rulesets() -> tuple[str, ...]:
         flags = {f: bool(bits >> i & 1) for i, f in enumerate(FLAGS)}
         if any(flags[a] and flags[b] for a, b in FORBIDDEN):
             continue
-        out.append((sum(flags.values()), bits, variant_name(flags)))
-    return tuple(name for _n, _b, name in sorted(out))
+        on = tuple(i for i, f in enumerate(FLAGS) if flags[f])
+        out.append((len(on), on, variant_name(flags)))
+    return tuple(name for _n, _on, name in sorted(out))  # the order of §3.6
 
 
 VARIANTS = _allowed_rulesets()  # 18 names

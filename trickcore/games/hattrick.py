@@ -1,0 +1,269 @@
+"""GAME AUTHORS (and helpers): read docs/dev/game-authors.md first — conventions, notation,
+file ownership and the test checklist for game modules.
+
+Hattrick (the double-trick game of the Sticheln box), 4-7 players.
+
+Rules source: /work/shared/rules/sticheln.md §4 (H1-H8), §1.3 (cards per player count),
+decisions D-17..D-23, decision points §6 (5-7), information §7.2.  Player-facing summary:
+docs/games/hattrick.md.
+
+Modelling
+---------
+* Deck: red, blue, green 0..20 (63 cards; colours R B G = suit 0 1 2, the H5 tie order);
+  ids colour * 21 + value (``R0`` = 0, ``B0`` = 21, ``G0`` = 42).  Strength = value,
+  points = 1 (so the core's points_won() counts won cards).  4-6 players deal from the
+  cards 1..20 (60), 7 players from 0..20 (63) (§1.3); everything is dealt.
+* A game is one trick phase in the C core: FOLLOW_DOUBLE with WIN_DOUBLE, hand - 1
+  double tricks (H6, D-17).  The core classifies each card (join / open the second trick
+  / pass with a third-colour card, H3), resolves both tricks (H4) and names the next
+  leader (H5); pass cards go to the core's pass piles (``passed(seat)``).  After the last
+  double trick every player's last card is shown (a public "last_cards" event) and the
+  game is scored (H7).  Match option ``games`` (default 5, H1/H8); dealer and first
+  leader rotate as in Sticheln C1.
+* Every decision is a card play: a card of an open colour joins that trick, a card of a
+  new colour opens the second trick, a card of the third colour (two colours open) is a
+  pass showing that card (H3: every card in hand maps to exactly one action).
+
+Action ids: ``0..62`` card plays (card id), text the card, ``R7``, ``B20``, ``G0``.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from trickcore import _core
+from trickcore._core import Rng
+from trickcore.game import GameInfo, GameState, OptionSpec, TERMINAL
+from trickcore.games import register
+
+COLOURS = "RBG"
+TOP = 20
+# §1.3: N -> (lowest value, hand size); double tricks = hand - 1
+SETUP = {4: (1, 15), 5: (1, 12), 6: (1, 10), 7: (0, 9)}
+PILE_PASS = _core.PILE_PASS
+_MASK64 = 2**64 - 1
+
+
+def _build_deck() -> _core.Deck:
+    deck = _core.Deck(3)
+    for c, letter in enumerate(COLOURS):
+        for v in range(TOP + 1):
+            deck.add(f"{letter}{v}", c, v, strength=v, points=1)
+    return deck
+
+
+DECK = _build_deck()
+N_CARDS = DECK.n_cards  # 63
+
+
+def card_id(colour: int, value: int) -> int:
+    if not 0 <= value <= TOP or not 0 <= colour < 3:
+        raise ValueError(f"no Hattrick card {colour}/{value}")
+    return colour * (TOP + 1) + value
+
+
+def colour_of(card: int) -> int:
+    return card // (TOP + 1)
+
+
+def value_of(card: int) -> int:
+    return card % (TOP + 1)
+
+
+def used_mask(n: int) -> int:
+    low, _hand = SETUP[n]
+    mask = 0
+    for c in range(3):
+        for v in range(low, TOP + 1):
+            mask |= 1 << card_id(c, v)
+    return mask
+
+
+USED = {n: used_mask(n) for n in SETUP}
+
+
+def cards_of(mask: int) -> list[int]:
+    return _core.cards_list(mask)
+
+
+def names(cards: Iterable[int]) -> list[str]:
+    return [DECK.names[c] for c in cards]
+
+
+def game_score(r: int, b: int, g: int, passes: int) -> int:
+    """H7: m - (r + b + g - m) - 2p with m = max(r, b, g)."""
+    m = max(r, b, g)
+    return m - (r + b + g - m) - 2 * passes
+
+
+def seat_score(won: int, passed: int) -> int:
+    """H7 from a won-card mask and a pass-pile mask."""
+    counts = [0, 0, 0]
+    for c in cards_of(won):
+        counts[colour_of(c)] += 1
+    return game_score(*counts, _core.cards_count(passed))
+
+
+def _deal(seed: int, game: int, used: int, n: int, hand: int) -> list[int]:
+    """The deal of game ``game`` (1-based)."""
+    rng = Rng(seed ^ ((game * 0x9E3779B97F4A7C15) & _MASK64))
+    hands, _rest = rng.deal(used, n, hand)
+    return list(hands)
+
+
+def describe_trick(leader: int, moves, n: int) -> dict:
+    """Public view of a (partial or complete) double trick: every play with what it did."""
+    res = _core.resolve_trick(DECK, n, _core.FOLLOW_DOUBLE, _core.WIN_DOUBLE, _core.NO_SUIT, leader, list(moves))
+    opened: list[int] = []
+    plays = []
+    for i, m in enumerate(moves):
+        pile = res["piles"][i]
+        col = colour_of(m)
+        if pile == PILE_PASS:
+            kind = "pass"
+        elif col in opened:
+            kind = "join"
+        else:
+            kind = "open"
+            opened.append(col)
+        plays.append({"seat": (leader + i) % n, "card": DECK.names[m], "action": kind})
+    return {"leader": leader, "plays": plays, "open": [COLOURS[c] for c in opened], "result": res}
+
+
+class HattrickState(GameState):
+    """A Hattrick match: ``games`` games of deal and double tricks, scored by H7."""
+
+    def __init__(self, num_players: int, options: dict | None = None, seed: int = 0):
+        super().__init__(num_players, options, seed)
+        n = num_players
+        self.low, self.hand_size = SETUP[n]
+        self.n_tricks = self.hand_size - 1
+        self.used = USED[n]
+        self.games = self.options["games"]
+        self.game = 0
+        self.totals = [0] * n
+        self.game_scores: list[list[int]] = []
+        self.past: list[dict] = []
+        self._over = False
+        self._start_game()
+
+    def _start_game(self) -> None:
+        n = self.num_players
+        self.game += 1
+        self.dealer = (self.game - 2) % n
+        self.leader = (self.game - 1) % n
+        hands = _deal(self.seed, self.game, self.used, n, self.hand_size)
+        self._emit("deal", game=self.game, dealer=self.dealer, leader=self.leader, hand_size=self.hand_size)
+        for seat in range(n):
+            self._emit("hand", visible_to=[seat], seat=seat, cards=names(cards_of(hands[seat])))
+        self._start_play(DECK, _core.FOLLOW_DOUBLE, _core.WIN_DOUBLE, _core.NO_SUIT, hands, self.leader,
+                         self.n_tricks)
+
+    def _play_over(self) -> None:
+        n = self.num_players
+        tp = self._tp
+        last = [names(cards_of(tp.hand(s))) for s in range(n)]
+        self._emit("last_cards", cards=last)
+        scores = [seat_score(tp.won(s), tp.passed(s)) for s in range(n)]
+        for s in range(n):
+            self.totals[s] += scores[s]
+        self.game_scores.append(scores)
+        self.past.append({
+            "game": self.game, "last_cards": last,
+            "stacks": [self._stacks(tp.won(s)) for s in range(n)],
+            "passed": [names(cards_of(tp.passed(s))) for s in range(n)],
+            "scores": scores,
+        })
+        self._emit("game_end", game=self.game, scores=scores, totals=list(self.totals))
+        if self.game >= self.games:
+            self._over = True
+            self._emit("match_end", scores=list(self.totals))
+        else:
+            self._start_game()
+
+    @staticmethod
+    def _stacks(won: int) -> dict:
+        out = {c: [] for c in COLOURS}
+        for card in cards_of(won):
+            out[COLOURS[colour_of(card)]].append(DECK.names[card])
+        return out
+
+    # ---- interface -------------------------------------------------------------------
+    def _current_player(self) -> int:
+        return TERMINAL
+
+    def decision(self) -> str:
+        return "" if self.is_terminal() else "play"
+
+    def _legal(self) -> list[int]:
+        return []
+
+    def action_to_string(self, action: int) -> str:
+        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < N_CARDS:
+            raise ValueError(f"{action!r} is not a Hattrick action id")
+        return DECK.names[action]
+
+    def _parse(self, text: str) -> int:
+        t = text.strip().upper()
+        if t not in DECK.ids:
+            raise ValueError(f"no card {text!r} (cards are written R7, B20, G0)")
+        return DECK.ids[t]
+
+    def _apply(self, action: int) -> None:  # pragma: no cover - every action is a card play
+        raise AssertionError("unreachable: Hattrick has only card plays")
+
+    def _is_terminal(self) -> bool:
+        return self._over
+
+    def scores(self) -> list[float]:
+        return [float(t) for t in self.totals]
+
+    def observation(self, seat: int) -> dict:
+        n = self.num_players
+        if not 0 <= seat < n:
+            raise ValueError(f"seat {seat} is not in 0..{n - 1}")
+        tp = self._tp
+        over = self._over
+        leader, moves, _led, _open = tp.current_trick()
+        cur = describe_trick(leader, moves, n)
+        done = []
+        for t in tp.tricks:
+            d = describe_trick(t[0], t[1], n)
+            res = d.pop("result")
+            winners = {}
+            if res["winner"] >= 0:
+                winners[d["open"][0]] = res["winner"]
+            if res["winner2"] >= 0:
+                winners[d["open"][1]] = res["winner2"]
+            d["winners"] = winners
+            d["next_leader"] = t[4]
+            done.append(d)
+        cur.pop("result")
+        obs = {
+            "game": "hattrick", "seat": seat, "players": n,
+            "game_number": self.game, "games": self.games, "dealer": self.dealer, "leader": self.leader,
+            "colours": COLOURS, "min_value": self.low, "max_value": TOP,
+            "hand_size": self.hand_size, "double_tricks_per_game": self.n_tricks,
+            "to_move": self.current_player(), "decision": self.decision(),
+            "hand": [] if over else names(cards_of(tp.hand(seat))),
+            "hand_sizes": [0] * n if over else [_core.cards_count(tp.hand(s)) for s in range(n)],
+            "double_trick": None if over else cur,
+            "double_tricks": [] if over else done,
+            "stacks": [self._stacks(tp.won(s)) if not over else {c: [] for c in COLOURS} for s in range(n)],
+            "passed": [[] if over else names(cards_of(tp.passed(s))) for s in range(n)],
+            "game_scores": [list(g) for g in self.game_scores],
+            "scores": list(self.totals),
+            "previous_games": [dict(g) for g in self.past],
+        }
+        if not over:
+            obs["current_scores"] = [seat_score(tp.won(s), tp.passed(s)) for s in range(n)]
+        return obs
+
+
+GAME_INFO = register(GameInfo(
+    name="hattrick", title="Hattrick", players=(4, 5, 6, 7),
+    options=(OptionSpec("games", int, 5, "games per match (H1)", minimum=1, maximum=100),),
+    factory=HattrickState,
+    summary="double tricks in red, blue, green; pass with a third-colour card; "
+            "score your majority colour, minus the rest, -2 per pass card"))
+HattrickState.info = GAME_INFO
