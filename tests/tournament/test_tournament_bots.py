@@ -1,0 +1,120 @@
+"""Bundled bots: the SDK, the heuristic bot's generic policy lookup, the random bot."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import time
+import types
+
+import pytest
+
+from conftest import BOTS, bot_cmd
+from tournament.bots import heuristic_bot
+from tournament.bots.sdk import Bot, Option, run
+from tournament.process import BotProcess
+
+
+def converse(bot, lines: list[str]) -> list[str]:
+    out = io.StringIO()
+    run(bot, stdin=io.StringIO("".join(line + "\n" for line in lines)), stdout=out)
+    return out.getvalue().splitlines()
+
+
+def request(rid: int, legal: list[str], view: dict | None = None) -> str:
+    payload = {"decision": "play", "legal": legal, "seat": 0, "view": view or {}}
+    return f"request {rid} {len(legal)} {json.dumps(payload)}"
+
+
+def test_sdk_function_bot():
+    got = converse(lambda view, legal: legal[-1],
+                   ["trickcore 1", "isready 1", 'newgame {"game":"x"}', request(3, ["a", "b"]), "quit", "isready 9"])
+    assert got == ["id name python-bot", "trickcoreok 1", "readyok 1", "action 3 b"]
+
+
+def test_sdk_options_are_declared_and_parsed():
+    class Deep(Bot):
+        name = "deep"
+        declared_options = (Option("depth", "int", 3, 1, 10), Option("fast", "bool", False),
+                            Option("style", "choice", "a", choices=("a", "b")))
+
+        def choose(self, view, legal, req):
+            return legal[self.options["depth"] % len(legal)] if self.options["fast"] else legal[0]
+
+    got = converse(Deep(), ["trickcore 1", "setoption depth 4", "setoption fast true", request(1, ["x", "y", "z"])])
+    assert got[:4] == ["id name deep", "option depth int 3 1 10", "option fast bool false", "option style choice a a b"]
+    assert got[-1] == "action 1 y"
+
+
+@pytest.fixture
+def toy_policy(monkeypatch):
+    """A policy module for toy-tricks, as another team would write in trickcore/policies/."""
+    module = types.ModuleType("trickcore.policies.toy_tricks")
+    module.choose = lambda observation, legal: sorted(legal)[-1]
+    monkeypatch.setitem(sys.modules, "trickcore.policies.toy_tricks", module)
+    return module
+
+
+def test_heuristic_uses_the_game_policy(toy_policy):
+    assert heuristic_bot.policy_module_name("toy-tricks") == "trickcore.policies.toy_tricks"
+    got = converse(heuristic_bot.HeuristicBot(), ["trickcore 1", 'newgame {"game":"toy-tricks"}',
+                                                  request(1, ["A1", "B3", "A2"])])
+    assert got[-1] == "action 1 B3"
+
+
+def test_heuristic_falls_back_to_random(toy_policy, capsys):
+    assert heuristic_bot.load_policy("no-such-game") is None
+    toy_policy.choose = lambda observation, legal: "not legal"
+    got = converse(heuristic_bot.HeuristicBot(), ['newgame {"game":"toy-tricks"}', request(1, ["A1", "B3"])])
+    assert got[-1] in ("action 1 A1", "action 1 B3")
+    assert "policy chose 'not legal'" in capsys.readouterr().err
+
+
+def test_heuristic_runs_as_a_file():
+    proc = subprocess.run(bot_cmd("heuristic_bot.py"), input="trickcore 1\nquit\n", capture_output=True, text=True,
+                          timeout=30)
+    assert proc.stdout.splitlines()[-1] == "trickcoreok 1"
+
+
+def test_random_bot_is_a_function_of_seed_and_request():
+    def play(seed: int) -> list[str]:
+        lines = ["trickcore 1", f"setoption seed {seed}"] + [request(i, [str(k) for k in range(20)], {"n": i})
+                                                             for i in range(1, 9)] + ["quit"]
+        proc = subprocess.run(bot_cmd("random_bot.py"), input="\n".join(lines) + "\n", capture_output=True,
+                              text=True, timeout=30)
+        return [line for line in proc.stdout.splitlines() if line.startswith("action")]
+
+    assert play(1) == play(1)
+    assert play(1) != play(2)
+
+
+def test_random_bot_needs_no_trickcore():
+    source = (BOTS / "random_bot.py").read_text() + (BOTS / "example_bot.py").read_text()
+    assert "trickcore." not in source.replace("trickcore.policies", "") and "import trickcore" not in source
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (a container's init may be slow to reap orphans)."""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            return not any(line.startswith("State:") and "Z" in line.split()[1] for line in fh)
+    except FileNotFoundError:
+        return False
+
+
+def test_kill_takes_down_the_whole_process_group(tmp_path):
+    script = tmp_path / "spawner.py"
+    script.write_text("import subprocess, sys, time\n"
+                      "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+                      "print(child.pid, flush=True)\n"
+                      "time.sleep(60)\n")
+    proc = BotProcess((sys.executable, str(script)), None, None, 4096, 4096)
+    child = int(proc.next_output(time.perf_counter() + 10).text)
+    assert _running(child)
+    proc.kill()
+    deadline = time.perf_counter() + 5
+    while _running(child) and time.perf_counter() < deadline:
+        time.sleep(0.02)
+    assert not _running(child)
