@@ -3,6 +3,7 @@
 * ``trickcore tournament CONFIG.toml [--resume] [--out DIR] ...``
 * ``trickcore match GAME BOT_CMD... [--players N] ...`` -- an ad-hoc match without a TOML file
 * ``trickcore compliance [--game G] -- BOT_CMD...``   -- check a bot against the protocol
+* ``trickcore replay RESULTS.jsonl [--job ID] [--seat N]`` -- show a recorded game
 
 Exit codes: 0 success, 1 runner errors or bot non-compliance, 2 bad config or usage,
 130 interrupted (every finished game is recorded; ``--resume`` continues).
@@ -10,6 +11,7 @@ Exit codes: 0 success, 1 runner errors or bot non-compliance, 2 bad config or us
 
 from __future__ import annotations
 
+import json
 import shlex
 import signal
 import sys
@@ -223,15 +225,66 @@ def compliance_command(command, game, players, games, startup_ms, decision_ms, b
     sys.exit(0 if report.ok else 1)
 
 
+def _load_record(path: str, job: str | None) -> dict:
+    """A game record from results.jsonl (``--job`` picks one; default the first) or a JSON file
+    holding one record (a results line, or a bare ``GameState.to_record()``)."""
+    text = Path(path).read_text(encoding="utf-8")
+    lines = [json.loads(line) for line in text.splitlines() if line.strip()] if path.endswith(".jsonl") \
+        else [json.loads(text)]
+    if job is not None:
+        lines = [r for r in lines if r.get("job") == job]
+        if not lines:
+            raise click.BadParameter(f"no game {job!r} in {path}", param_hint="--job")
+    played = [r for r in lines if r.get("status", "played") == "played"]
+    if not played:
+        raise click.BadParameter(f"{path} holds no played game", param_hint="PATH")
+    return played[0]
+
+
+@click.command("replay")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--job", help="Which game of a results.jsonl (e.g. t0-d3-s5); default the first.")
+@click.option("--seat", type=int, help="Show the game as this seat saw it (its view before each of its "
+                                       "decisions); default: omniscient, every seat's view at the start.")
+def replay_command(path, job, seat):
+    """Replay a recorded game from its record alone and print it action by action."""
+    from trickcore.game import replay
+
+    record = _load_record(path, job)
+    game = record.get("record", record)
+    state = replay({**game, "history": []})
+    bots = record.get("bots") or [f"seat{s}" for s in range(state.num_players)]
+    actions = record.get("actions") or [{} for _ in game["history"]]
+    click.echo(f"{game['game']} with {game['players']} players, seed {game['seed']}, options {game['options']}")
+    if seat is None:
+        for s in range(state.num_players):
+            click.echo(f"seat {s} ({bots[s]}) sees: {json.dumps(state.observation(s), sort_keys=True)}")
+    for i, (text, meta) in enumerate(zip(game["history"], actions)):
+        mover = state.current_player()
+        if seat is not None and mover == seat:
+            click.echo(f"  view: {json.dumps(state.observation(seat), sort_keys=True)}")
+            click.echo(f"  legal: {' '.join(state.legal_action_strings())}")
+        how = meta.get("by", "")
+        timing = f", {meta['ms']:.1f} ms" if "ms" in meta else ""
+        rejected = f", rejected {meta['rejected']!r}" if "rejected" in meta else ""
+        click.echo(f"{i + 1:4d}. seat {mover} ({bots[mover]}) {state.decision()}: {text}"
+                   f"{f'  [{how}{timing}{rejected}]' if how else ''}")
+        state.apply_action(text)
+    for f in record.get("faults", []):
+        click.echo(f"fault: seat {f['seat']} ({f['bot']}) {f['class']} -> {f['outcome']}: {f['detail']}")
+    click.echo(f"scores {state.scores()}, ranks {state.ranks()}"
+               + (f", forfeited seats {record['forfeited']}" if record.get("forfeited") else ""))
+
+
 def main() -> None:
-    """``python -m tournament.cli``: the three commands without the trickcore group."""
+    """``python -m tournament.cli``: the commands without the trickcore group."""
     group = click.Group("tournament", help="trickcore tournament runner.")
-    for cmd in (tournament_command, match_command, compliance_command):
+    for cmd in (tournament_command, match_command, compliance_command, replay_command):
         group.add_command(cmd)
     group()
 
 
-__all__ = ["tournament_command", "match_command", "compliance_command"]
+__all__ = ["tournament_command", "match_command", "compliance_command", "replay_command"]
 
 if __name__ == "__main__":
     main()

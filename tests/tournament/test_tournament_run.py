@@ -215,3 +215,17 @@ def test_reference_round_robin_config_end_to_end(tmp_path):
     summary = run_tournament(config, tmp_path / "rr")
     assert summary.errors == [] and summary.played == 5  # C(5, 4) tables x 1 deal
     assert all(r["faults"] == [] for r in read_results(tmp_path / "rr"))
+
+
+def test_cli_replay_rebuilds_a_recorded_game(tmp_path):
+    from tournament.cli import replay_command
+
+    run_tournament(parse_config(duplicate_doc(deals=1)), tmp_path / "o")
+    record = read_results(tmp_path / "o")[2]
+    result = CliRunner().invoke(replay_command, [str(tmp_path / "o" / RESULTS_FILE), "--job", record["job"],
+                                                 "--seat", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("  legal: ") == sum(1 for a in record["actions"] if a["seat"] == 1)
+    assert f"ranks {record['ranks']}" in result.output
+    missing = CliRunner().invoke(replay_command, [str(tmp_path / "o" / RESULTS_FILE), "--job", "t9-d9-s9"])
+    assert missing.exit_code == 2 and "no game 't9-d9-s9'" in missing.output
