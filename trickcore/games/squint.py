@@ -1,0 +1,669 @@
+"""GAME AUTHORS (and helpers): read docs/dev/game-authors.md first — conventions, notation,
+file ownership and the test checklist for game modules.
+
+Squint (David Parlett): five players, 52 cards, 10 each and 2 to the squint.
+
+Rules source: ``/work/shared/rules/squint.md`` (sections cited as §n, decisions as D-n,
+vectors as SQ-nn); the original is the German translation ``seeds/squint.de.txt``.
+Player-facing summary with every modelling choice: ``docs/games/squint.md``.
+
+Flow of one deal (§3-§8), all in this module; the tricks are played by the C core:
+
+1. deal (§3): the shuffled pack ``d[0..51]``, ``d[k]`` to seat ``(D+1+k) mod 5``; ``d[50]``
+   (bottom) and ``d[51]`` (top) are the squint;
+2. bids (§4, DP-1): every seat picks one card of its hand, in priority order E .. D, hidden
+   until all five have chosen; then all are revealed and go back to their owners' hands (D-1);
+3. contract (§5, :func:`determine_contract`), with the 4-1 choice ``SOLO``/``NULL`` (DP-2);
+4. squint (§6): solo ``TAKE`` + discard 2 or ``HAND`` (x2); Duo partners in bid-card order, each
+   ``TAKE`` + discard 1 or ``HAND`` (x2 only if both HAND); Null passing round (eldest gets the
+   squint, E..E+3 pass 2 cards left, the dealer discards 2 face up); multiple contracts: dead;
+5. play (§7): eldest leads, follow suit, highest trump / highest of the led suit wins; all ten
+   tricks are played (D-10);
+6. scoring (§8, :func:`score_deal`); next dealer to the left; the match ends (§9) after a deal
+   at whose end someone has >= ``target_score`` (0 disables), or after ``deal_limit`` deals
+   (0 = none), or after ``max_deals`` deals (safeguard).
+
+Deck: card id = suit * 13 + (rank - 2), suits ``C D H S`` = 0 1 2 3, ranks 2..14 (A = 14);
+strength = rank.  Card text rank then suit: ``AS``, ``TH``, ``2C``.
+
+Action ids (state-independent; text in brackets):
+    0..51      play a card                               (``AS``)
+    256..307   bid card 256 + card                      (``AS``, decision ``bid``)
+    320..371   Duo discard of one card, 320 + card        (``AS``, decision ``discard``)
+    400 / 401  ``TAKE`` / ``HAND``                        (decision ``squint``)
+    402 / 403  ``SOLO`` / ``NULL``                        (decision ``choice``, the 4-1 pattern)
+    512 + a*52 + b (a < b)  two cards                    (``2C+AS``, lower id first; decision
+               ``discard`` for the solo / Null-dealer discards, ``pass`` for Null passes)
+Card texts are shared by plays, bids and single discards: ``_parse`` uses the current decision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from trickcore import _core
+from trickcore._core import Rng
+from trickcore.game import TERMINAL, GameInfo, GameState, OptionSpec, competition_ranks
+from trickcore.games import register
+
+N_PLAYERS = 5
+HAND_SIZE = 10
+N_TRICKS = 10
+SUITS = "CDHS"
+RANKS = "23456789TJQKA"
+NO_SUIT = _core.NO_SUIT
+MASK64 = (1 << 64) - 1
+
+DECK = _core.Deck(4)
+for _s, _sl in enumerate(SUITS):
+    for _r, _rl in enumerate(RANKS):
+        DECK.add(_rl + _sl, _s, _r + 2)
+ALL_CARDS = DECK.all
+SUIT_MASKS = [DECK.suit_mask(s) for s in range(4)]
+
+BID_BASE = 256
+DISCARD1_BASE = 320
+TAKE, HAND, SOLO, NULL = 400, 401, 402, 403
+PAIR_BASE = 512
+WORDS = {TAKE: "TAKE", HAND: "HAND", SOLO: "SOLO", NULL: "NULL"}
+WORD_IDS = {v: k for k, v in WORDS.items()}
+
+
+def card_suit(card: int) -> int:
+    return card // 13
+
+
+def card_rank(card: int) -> int:
+    """2..14 (A = 14)."""
+    return card % 13 + 2
+
+
+def card_name(card: int) -> str:
+    return RANKS[card % 13] + SUITS[card // 13]
+
+
+def card_id(text: str) -> int:
+    text = text.strip().upper()
+    if text.startswith("10"):
+        text = "T" + text[2:]
+    if len(text) != 2 or text[0] not in RANKS or text[1] not in SUITS:
+        raise ValueError(f"{text!r} is not a card (rank 2..9 T J Q K A, then suit C D H S, e.g. TH)")
+    return SUITS.index(text[1]) * 13 + RANKS.index(text[0])
+
+
+def mask(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_of(m: int) -> list[int]:
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
+def names(cards) -> list[str]:
+    if isinstance(cards, int):
+        cards = cards_of(cards)
+    return [card_name(c) for c in sorted(cards)]
+
+
+def pair_id(a: int, b: int) -> int:
+    if a == b:
+        raise ValueError("the two cards must differ")
+    a, b = min(a, b), max(a, b)
+    return PAIR_BASE + a * 52 + b
+
+
+def pair_cards(action: int) -> tuple[int, int]:
+    k = action - PAIR_BASE
+    a, b = divmod(k, 52)
+    if not (0 <= a < b < 52):
+        raise ValueError(f"action {action} is not a pair of cards")
+    return a, b
+
+
+def priority_order(dealer: int) -> list[int]:
+    """E, E+1, E+2, E+3, D (§1)."""
+    return [(dealer + 1 + i) % N_PLAYERS for i in range(N_PLAYERS)]
+
+
+def deal_hands(order: list[int], dealer: int) -> tuple[list[int], tuple[int, int]]:
+    """§3.2-3: hands (masks) and the squint (bottom d[50], top d[51]) of a shuffled pack."""
+    if sorted(order) != list(range(52)):
+        raise ValueError("a deal order is a permutation of the 52 card ids")
+    hands = [0] * N_PLAYERS
+    for k in range(50):
+        hands[(dealer + 1 + k) % N_PLAYERS] |= 1 << order[k]
+    return hands, (order[50], order[51])
+
+
+# ---- contracts (§5) -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Contract:
+    """The contract of a deal.
+
+    kind: ``ace`` / ``misere`` (single Ace solo / Misère), ``multiple`` (two or more Ace/Deuce
+    bidders), ``grand``, ``plain`` (Plain solo), ``duo``, ``null``, or ``choice`` (4-1 pattern,
+    the singleton player still has to choose SOLO or NULL).  ``contractors`` in decision order
+    (a Duo's first partner is the one with the higher bid card)."""
+
+    kind: str
+    contractors: tuple[int, ...] = ()
+    trump: int = NO_SUIT
+    penalty: int | None = None
+    aces: tuple[int, ...] = ()
+    deuces: tuple[int, ...] = ()
+    pattern: str | None = None
+    solo_trump: int | None = None      # choice: trumps if SOLO
+    null_penalty: int | None = None    # choice: penalty suit if NULL
+
+    def public(self) -> dict:
+        d = {"kind": self.kind, "contractors": list(self.contractors),
+             "trump": SUITS[self.trump] if self.trump != NO_SUIT else None,
+             "penalty": SUITS[self.penalty] if self.penalty is not None else None}
+        if self.kind == "multiple" or self.aces or self.deuces:
+            d["aces"] = list(self.aces)
+            d["deuces"] = list(self.deuces)
+        if self.pattern:
+            d["pattern"] = self.pattern
+        if self.kind == "choice":
+            d["chooser"] = self.contractors[0]
+            d["solo_trump"] = SUITS[self.solo_trump]
+            d["null_penalty"] = SUITS[self.null_penalty]
+        return d
+
+
+def determine_contract(bids: list[int], dealer: int) -> Contract:
+    """§5: the contract for the five bid cards ``bids[seat]`` (card ids)."""
+    if len(bids) != N_PLAYERS:
+        raise ValueError("five bid cards are needed")
+    prio = priority_order(dealer)
+    ranks = [card_rank(c) for c in bids]
+    suits = [card_suit(c) for c in bids]
+    # Step 1: Aces and Deuces.
+    aces = tuple(s for s in prio if ranks[s] == 14)
+    deuces = tuple(s for s in prio if ranks[s] == 2)
+    if aces or deuces:
+        if len(aces) + len(deuces) == 1:
+            if aces:
+                return Contract("ace", aces, aces=aces)
+            return Contract("misere", deuces, deuces=deuces)
+        return Contract("multiple", tuple(s for s in prio if s in aces or s in deuces),
+                        aces=aces, deuces=deuces)
+    # Step 2: court cards (K > Q > J, priority order breaks ties).
+    courts = [s for s in prio if 11 <= ranks[s] <= 13]
+    if courts:
+        best = max(ranks[s] for s in courts)
+        soloist = next(s for s in courts if ranks[s] == best)  # first in priority order
+        return Contract("grand", (soloist,), trump=suits[soloist])
+    # Step 3: numerals only - the suit pattern.
+    count = [0] * 4
+    for s in suits:
+        count[s] += 1
+    pattern = "-".join(str(c) for c in sorted((c for c in count if c), reverse=True))
+    by_count = {}
+    for suit in range(4):
+        by_count.setdefault(count[suit], []).append(suit)
+    if pattern == "2-2-1":
+        single = by_count[1][0]
+        soloist = next(s for s in prio if suits[s] == single)
+        return Contract("plain", (soloist,), trump=single, pattern=pattern)
+    if pattern in ("2-1-1-1", "3-2"):
+        pair_suit = by_count[2][0]
+        partners = sorted((s for s in range(N_PLAYERS) if suits[s] == pair_suit),
+                          key=lambda s: -ranks[s])
+        return Contract("duo", tuple(partners), trump=pair_suit, pattern=pattern)
+    if pattern == "3-1-1":
+        return Contract("null", (), penalty=by_count[3][0], pattern=pattern)
+    if pattern == "5-0":
+        return Contract("null", (), penalty=by_count[5][0], pattern=pattern)
+    if pattern == "4-1":
+        single = by_count[1][0]
+        chooser = next(s for s in prio if suits[s] == single)
+        return Contract("choice", (chooser,), pattern=pattern, solo_trump=single,
+                        null_penalty=by_count[4][0])
+    raise AssertionError(f"impossible pattern {pattern}")  # five cards in four suits
+
+
+def resolve_choice(contract: Contract, choice: str) -> Contract:
+    """DP-2: the 4-1 singleton player's SOLO (Plain solo) or NULL."""
+    if contract.kind != "choice":
+        raise ValueError("only a 4-1 pattern has a choice")
+    if choice == "SOLO":
+        return Contract("plain", contract.contractors, trump=contract.solo_trump, pattern=contract.pattern)
+    if choice == "NULL":
+        return Contract("null", (), penalty=contract.null_penalty, pattern=contract.pattern)
+    raise ValueError(f"the 4-1 choice is SOLO or NULL, not {choice!r}")
+
+
+# ---- scoring (§8) ---------------------------------------------------------------------------
+def ace_score(t: int, h: int = 1) -> int:
+    return 20 * (t - 5) * h if t >= 6 else -20 * (6 - t) * h
+
+
+def misere_score(t: int, h: int = 1) -> int:
+    return 25 * h if t == 0 else -25 * t * h
+
+
+def grand_score(t: int, h: int = 1) -> int:
+    return 15 * (t - 5) * h if t >= 6 else -15 * (6 - t) * h
+
+
+def duo_score(combined: int, h: int = 1) -> int:
+    return 10 * (combined - 5) * h if combined >= 6 else -10 * (6 - combined) * h
+
+
+def plain_score(s: int, best_opponent: int, h: int = 1) -> int:
+    """s > M wins 10 per trick over 2; a tie or less loses 5 per trick of the best opponent (D-11)."""
+    return 10 * (s - 2) * h if s > best_opponent else -5 * best_opponent * h
+
+
+def null_score(t: int, c: int) -> int:
+    """D-12: 0 tricks -> 0; all clean -> 20 per trick; else 10 per clean trick."""
+    if t == 0:
+        return 0
+    if c == t:
+        return 20 * t
+    return 10 * c
+
+
+def clean_counts(tricks, penalty: int) -> list[int]:
+    """Clean tricks per seat from ``(leader, moves, winner, ...)`` records (§8 Null)."""
+    clean = [0] * N_PLAYERS
+    for trick in tricks:
+        moves, winner = trick[1], trick[2]
+        if all(card_suit(m & 127) != penalty for m in moves):
+            clean[winner] += 1
+    return clean
+
+
+def score_deal(contract: Contract, tricks: list[int], clean: list[int] | None = None, h: int = 1) -> list[int]:
+    """Score changes of one deal (§8); opponents score 0 (D-3)."""
+    out = [0] * N_PLAYERS
+    k = contract.kind
+    if k in ("ace", "misere", "multiple"):
+        mult = h if k != "multiple" else 1
+        for s in contract.aces:
+            out[s] = ace_score(tricks[s], mult)
+        for s in contract.deuces:
+            out[s] = misere_score(tricks[s], mult)
+    elif k == "grand":
+        s = contract.contractors[0]
+        out[s] = grand_score(tricks[s], h)
+    elif k == "plain":
+        s = contract.contractors[0]
+        best = max(tricks[o] for o in range(N_PLAYERS) if o != s)
+        out[s] = plain_score(tricks[s], best, h)
+    elif k == "duo":
+        combined = sum(tricks[s] for s in contract.contractors)
+        for s in contract.contractors:
+            out[s] = duo_score(combined, h)
+    elif k == "null":
+        if clean is None:
+            raise ValueError("a Null is scored from the clean-trick counts")
+        for s in range(N_PLAYERS):
+            out[s] = null_score(tricks[s], clean[s])
+    else:
+        raise ValueError(f"cannot score an undecided contract ({k})")
+    return out
+
+
+def game_over(totals: list[int], deals_done: int, target_score: int, deal_limit: int, max_deals: int) -> bool:
+    """§9: checked between deals only."""
+    if target_score > 0 and max(totals) >= target_score:
+        return True
+    if deal_limit > 0 and deals_done >= deal_limit:
+        return True
+    return deals_done >= max_deals
+
+
+# ---- the game -------------------------------------------------------------------------------
+class SquintState(GameState):
+    """One match of Squint; see the module docstring."""
+
+    def __init__(self, num_players: int = N_PLAYERS, options: dict | None = None, seed: int = 0,
+                 _deal_overrides: dict[int, list[int]] | None = None):
+        super().__init__(num_players, options, seed)
+        # Tests may fix the pack of given deals (deal index -> d[0..51]); players never can.
+        self._deal_overrides = dict(_deal_overrides or {})
+        fd = self.options["first_dealer"]
+        self.dealer = fd if fd >= 0 else Rng(seed ^ 0x5351_5549_4E54).below(N_PLAYERS)
+        self.deal_no = 0           # deals completed so far; the current deal is deal_no + 1
+        self.totals = [0] * N_PLAYERS
+        self.results: list[dict] = []
+        self._over = False
+        self._begin_deal()
+
+    # ---- deal flow ------------------------------------------------------------------------
+    def _deal_order(self, index: int) -> list[int]:
+        if index in self._deal_overrides:
+            return list(self._deal_overrides[index])
+        rng = Rng((self.seed + (index + 1) * 0x9E3779B97F4A7C15) & MASK64)
+        order = list(range(52))
+        rng.shuffle(order)
+        return order
+
+    def _begin_deal(self) -> None:
+        D = self.dealer
+        self.eldest = (D + 1) % N_PLAYERS
+        self.order = self._deal_order(self.deal_no)
+        self.hands, self.squint = deal_hands(self.order, D)
+        self.dealt = list(self.hands)
+        self.squint_left = mask(self.squint)      # squint cards still face down, unused
+        self.bids: list[int | None] = [None] * N_PLAYERS
+        self.contract: Contract | None = None
+        self.offer: dict[int, list[int]] = {}     # seat -> squint cards it picked up
+        self.discards: dict[int, list[int]] = {}  # seat -> face-down discards
+        self.squint_log: list[tuple[int, str]] = []
+        self.passes: list[tuple[int, int, tuple[int, int]]] = []
+        self.null_discards: tuple[int, int] | None = None
+        self.mult = 1
+        self.duo_index = 0
+        self.discard_n = 0
+        self.deal_start = len(self._actions)
+        self.phase = "bid"
+        self.to_move = self.eldest
+        self._play_tp = None
+        self._emit("deal", deal=self.deal_no + 1, dealer=D, eldest=self.eldest,
+                   hand_sizes=[HAND_SIZE] * N_PLAYERS, squint=2)
+        for s in range(N_PLAYERS):
+            self._emit("hand", visible_to=[s], seat=s, cards=names(self.hands[s]))
+
+    def _reveal(self) -> None:
+        self._emit("reveal", bids=[card_name(c) for c in self.bids])
+        self.contract = determine_contract(self.bids, self.dealer)
+        self._emit("contract", contract=self.contract.public())
+        if self.contract.kind == "choice":
+            self.phase = "choice"
+            self.to_move = self.contract.contractors[0]
+        else:
+            self._after_contract()
+
+    def _after_contract(self) -> None:
+        c = self.contract
+        if c.kind in ("ace", "misere", "grand", "plain", "duo"):
+            self.phase = "squint"
+            self.duo_index = 0
+            self.to_move = c.contractors[0]
+        elif c.kind == "null":
+            E = self.eldest
+            self.hands[E] |= self.squint_left
+            self.offer[E] = list(self.squint)
+            self.squint_left = 0
+            self._emit("squint_cards", visible_to=[E], seat=E, cards=names(self.squint))
+            self.phase = "pass"
+            self.to_move = E
+        else:  # multiple: the squint is dead (D-8)
+            self._start_tricks()
+
+    def _start_tricks(self) -> None:
+        self.phase = "play"
+        self.to_move = self.eldest
+        self._emit("play_start", leader=self.eldest, multiplier=self.mult,
+                   trump=SUITS[self.contract.trump] if self.contract.trump != NO_SUIT else None,
+                   penalty=SUITS[self.contract.penalty] if self.contract.penalty is not None else None)
+        self._play_tp = self._start_play(DECK, _core.FOLLOW_SUIT, _core.WIN_TRUMP, self.contract.trump,
+                                         self.hands, self.eldest, N_TRICKS)
+
+    def _play_over(self) -> None:
+        tp = self._tp
+        c = self.contract
+        tricks = tp.tricks_won()
+        clean = clean_counts(tp.tricks, c.penalty) if c.kind == "null" else None
+        delta = score_deal(c, tricks, clean, self.mult)
+        for s in range(N_PLAYERS):
+            self.totals[s] += delta[s]
+        self.deal_no += 1
+        result = {"deal": self.deal_no, "dealer": self.dealer, "bids": [card_name(b) for b in self.bids],
+                  "contract": c.public(), "multiplier": self.mult, "tricks": tricks,
+                  "clean": clean, "scores": delta, "totals": list(self.totals)}
+        if self.null_discards is not None:
+            result["null_discards"] = names(self.null_discards)
+        self.results.append(result)
+        self._emit("deal_end", **result)
+        o = self.options
+        if game_over(self.totals, self.deal_no, o["target_score"], o["deal_limit"], o["max_deals"]):
+            self._over = True
+            self.phase = "over"
+            self._emit("game_end", scores=list(self.totals), ranks=competition_ranks(self.totals),
+                       deals=self.deal_no)
+        else:
+            self.dealer = (self.dealer + 1) % N_PLAYERS
+            self._begin_deal()
+
+    # ---- interface --------------------------------------------------------------------------
+    def _current_player(self) -> int:
+        if self._over:
+            return TERMINAL
+        if self.phase == "play":
+            return self._tp.to_move
+        return self.to_move
+
+    def decision(self) -> str:
+        if self.is_terminal():
+            return ""
+        return self.phase
+
+    def _legal(self) -> list[int]:
+        p = self.phase
+        s = self.to_move
+        if p == "bid":
+            return [BID_BASE + c for c in cards_of(self.hands[s])]
+        if p == "choice":
+            return [SOLO, NULL]
+        if p == "squint":
+            return [TAKE, HAND]
+        if p == "discard" and self.discard_n == 1:
+            return [DISCARD1_BASE + c for c in cards_of(self.hands[s])]
+        if p in ("discard", "pass"):
+            cs = cards_of(self.hands[s])
+            return [PAIR_BASE + a * 52 + b for i, a in enumerate(cs) for b in cs[i + 1:]]
+        if p == "play":  # only reached off the fast path
+            return self._tp.moves()
+        return []
+
+    def action_to_string(self, action: int) -> str:
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise ValueError(f"{action!r} is not an action id")
+        if 0 <= action < 52:
+            return card_name(action)
+        if BID_BASE <= action < BID_BASE + 52:
+            return card_name(action - BID_BASE)
+        if DISCARD1_BASE <= action < DISCARD1_BASE + 52:
+            return card_name(action - DISCARD1_BASE)
+        if action in WORDS:
+            return WORDS[action]
+        if action >= PAIR_BASE:
+            a, b = pair_cards(action)
+            return f"{card_name(a)}+{card_name(b)}"
+        raise ValueError(f"{action} is not a squint action id")
+
+    def _parse(self, text: str) -> int:
+        t = text.strip().upper()
+        if t in WORD_IDS:
+            return WORD_IDS[t]
+        p = self.phase if not self._over else ""
+        if "+" in t:
+            parts = t.split("+")
+            if len(parts) != 2:
+                raise ValueError("two cards are written like 2C+AS")
+            return pair_id(card_id(parts[0]), card_id(parts[1]))
+        card = card_id(t)
+        if p == "bid":
+            return BID_BASE + card
+        if p == "discard" and self.discard_n == 1:
+            return DISCARD1_BASE + card
+        return card
+
+    def _apply(self, action: int) -> None:
+        p = self.phase
+        s = self.to_move
+        if p == "bid":
+            card = action - BID_BASE
+            self.bids[s] = card
+            self._emit("bid_chosen", seat=s)
+            self._emit("bid", visible_to=[s], seat=s, card=card_name(card))
+            if all(b is not None for b in self.bids):
+                self._reveal()
+            else:
+                self.to_move = (s + 1) % N_PLAYERS
+        elif p == "choice":
+            word = WORDS[action]
+            self._emit("choice", seat=s, choice=word)
+            self.contract = resolve_choice(self.contract, word)
+            self._emit("contract", contract=self.contract.public())
+            self._after_contract()
+        elif p == "squint":
+            self._apply_squint(s, action)
+        elif p == "discard":
+            self._apply_discard(s, action)
+        elif p == "pass":
+            a, b = pair_cards(action)
+            to = (s + 1) % N_PLAYERS
+            pm = mask((a, b))
+            self.hands[s] &= ~pm
+            self.hands[to] |= pm
+            self.passes.append((s, to, (a, b)))
+            self._emit("pass", seat=s, to=to, count=2)
+            self._emit("pass_cards", visible_to=[s, to], seat=s, to=to, cards=names((a, b)))
+            if to == self.dealer:
+                self.phase = "discard"
+                self.discard_n = 2
+            self.to_move = to
+        else:  # pragma: no cover - plays never come here
+            raise AssertionError(f"no slow-path action in phase {p}")
+
+    def _apply_squint(self, s: int, action: int) -> None:
+        c = self.contract
+        word = WORDS[action]
+        self.squint_log.append((s, word))
+        self._emit("squint", seat=s, choice=word)
+        if c.kind != "duo":
+            if action == TAKE:
+                self._pick_up(s, list(self.squint))
+                self.phase = "discard"
+                self.discard_n = 2
+            else:
+                self.mult = 2
+                self._start_tricks()
+            return
+        offered = self.squint[1] if self.duo_index == 0 else self.squint[0]  # top to the first partner
+        if action == TAKE:
+            self._pick_up(s, [offered])
+            self.phase = "discard"
+            self.discard_n = 1
+        else:
+            self._next_duo_partner()
+
+    def _pick_up(self, s: int, cards: list[int]) -> None:
+        m = mask(cards)
+        self.hands[s] |= m
+        self.squint_left &= ~m
+        self.offer[s] = cards
+        self._emit("squint_cards", visible_to=[s], seat=s, cards=names(cards))
+
+    def _next_duo_partner(self) -> None:
+        if self.duo_index == 0:
+            self.duo_index = 1
+            self.phase = "squint"
+            self.to_move = self.contract.contractors[1]
+        else:
+            self.mult = 2 if all(w == "HAND" for _s, w in self.squint_log) else 1
+            self._start_tricks()
+
+    def _apply_discard(self, s: int, action: int) -> None:
+        if self.discard_n == 1:
+            cards = (action - DISCARD1_BASE,)
+        else:
+            cards = pair_cards(action)
+        self.hands[s] &= ~mask(cards)
+        if self.contract.kind == "null":  # the dealer's face-up discards
+            self.null_discards = tuple(cards)
+            self._emit("null_discard", seat=s, cards=names(cards))
+            self._start_tricks()
+            return
+        self.discards[s] = list(cards)
+        self._emit("discarded", seat=s, count=len(cards))
+        self._emit("discard", visible_to=[s], seat=s, cards=names(cards))
+        if self.contract.kind == "duo":
+            self._next_duo_partner()
+        else:
+            self._start_tricks()
+
+    def _is_terminal(self) -> bool:
+        return self._over
+
+    def scores(self) -> list[float]:
+        return [float(t) for t in self.totals]
+
+    # ---- observation (§10) ------------------------------------------------------------------
+    def _hand_now(self, seat: int) -> int:
+        if self.phase == "play" or (self._over and self._play_tp is not None):
+            return self._tp.hand(seat)
+        return self.hands[seat]
+
+    def observation(self, seat: int) -> dict:
+        if not 0 <= seat < N_PLAYERS:
+            raise ValueError(f"seat {seat} is not in 0..4")
+        c = self.contract
+        revealed = c is not None
+        obs = {
+            "game": "squint", "seat": seat, "deal": self.deal_no + (0 if self._over else 1),
+            "dealer": self.dealer, "eldest": self.eldest, "priority": priority_order(self.dealer),
+            "phase": self.phase, "decision": self.decision(), "to_move": self.current_player(),
+            "scores": list(self.totals),
+            "target_score": self.options["target_score"], "deal_limit": self.options["deal_limit"],
+            "hand": names(self._hand_now(seat)),
+            "hand_sizes": [len(cards_of(self._hand_now(s))) for s in range(N_PLAYERS)],
+            "bid": card_name(self.bids[seat]) if self.bids[seat] is not None else None,
+            "bids_chosen": [b is not None for b in self.bids],
+            "bids": [card_name(b) for b in self.bids] if revealed else None,
+            "contract": c.public() if c is not None else None,
+            "squint_decisions": [{"seat": s, "choice": w} for s, w in self.squint_log],
+            "multiplier": self.mult,
+            "squint_cards": names(self.offer[seat]) if seat in self.offer else None,
+            "discards": names(self.discards[seat]) if seat in self.discards else None,
+            "passes": [{"seat": a, "to": b} for a, b, _cards in self.passes],
+            "passed": next((names(cs) for a, _b, cs in self.passes if a == seat), None),
+            "received": next((names(cs) for _a, b, cs in self.passes if b == seat), None),
+            "null_discards": names(self.null_discards) if self.null_discards is not None else None,
+        }
+        tp = self._play_tp
+        if tp is not None:
+            leader, moves, _led, _open = tp.current_trick()
+            obs["trick"] = {"leader": leader, "cards": [card_name(m) for m in moves]}
+            done = tp.tricks
+            obs["tricks"] = [{"leader": t[0], "cards": [card_name(m) for m in t[1]], "winner": t[2]}
+                             for t in done]
+            obs["tricks_won"] = tp.tricks_won()
+            if c.kind == "null":
+                obs["clean_tricks"] = clean_counts(done, c.penalty)
+        else:
+            obs["trick"] = None
+            obs["tricks"] = []
+            obs["tricks_won"] = [0] * N_PLAYERS
+        obs["results"] = [dict(r) for r in self.results]
+        return obs
+
+
+
+GAME_INFO = register(GameInfo(
+    name="squint", title="Squint", players=(N_PLAYERS,),
+    options=(
+        OptionSpec("target_score", int, 150, "the game ends after a deal at whose end someone has at "
+                   "least this total (0 = no target)", minimum=0),
+        OptionSpec("deal_limit", int, 0, "the game ends after this many deals (0 = no limit; a "
+                   "multiple of 5 lets everyone deal equally often)", minimum=0),
+        OptionSpec("max_deals", int, 200, "engine safeguard: stop after this many deals", minimum=1),
+        OptionSpec("first_dealer", int, -1, "seat of the first dealer (-1 = drawn from the seed)",
+                   minimum=-1, maximum=N_PLAYERS - 1),
+    ),
+    factory=SquintState,
+    summary="David Parlett's Squint: 5 players, bid cards, Ace/Grand/Plain solos, Misere, Duo, Null"))
+SquintState.info = GAME_INFO
