@@ -255,11 +255,16 @@ class GameState(StateCore):
         return competition_ranks(self.scores())
 
     def clone(self) -> "GameState":
+        """An independent copy.  Events are immutable once recorded (and placeholders only
+        read completed parts of a trick phase), so the event list is copied shallowly."""
         new = type(self).__new__(type(self))
         tp = self._tp
-        memo = {}
+        memo: dict = {}
         if tp is not None:
             memo[id(tp)] = tp.copy()
+        events = self.__dict__.get("_events")
+        if events is not None:
+            memo[id(events)] = list(events)
         new.__dict__.update(copy.deepcopy(self.__dict__, memo))
         new._tp = memo[id(tp)] if tp is not None else None
         new._actions = list(self._actions)
