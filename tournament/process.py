@@ -123,16 +123,18 @@ class BotProcess:
 
     # ---- stdin --------------------------------------------------------------------
     def send(self, *lines: str) -> float:
-        """Write lines to the bot in one system call, never blocking; return the time they were
-        handed over.  (One write per batch: each write wakes the bot, which costs more than
-        the write itself.)"""
+        """Write lines to the bot in one system call, never blocking; return the time just
+        before the write.  (One write per batch: each write wakes the bot, which costs more
+        than the write itself.  The time is taken before the write because the kernel may run
+        the woken bot before the write returns: that time is the bot's, not the runner's.)"""
         if self.on_io:
             for line in lines:
                 self.on_io(">", line)
         data = ("\n".join(lines) + "\n").encode("utf-8")
         with self._wcond:
+            handed_over = time.perf_counter()
             if self.stdin_error or self._stdin_closing:
-                return time.perf_counter()
+                return handed_over
             if not self._backlog:
                 try:
                     written = os.write(self._in_fd, data)
@@ -140,12 +142,12 @@ class BotProcess:
                     written = 0
                 except OSError as exc:
                     self._stdin_failed(exc)
-                    return time.perf_counter()
+                    return handed_over
                 data = data[written:]
             if data:
                 self._backlog.append(data)
                 self._wcond.notify()
-        return time.perf_counter()
+        return handed_over
 
     def _stdin_failed(self, exc: OSError) -> None:
         self.stdin_error = f"writing to the bot's stdin failed: {exc.__class__.__name__}: {exc}"
