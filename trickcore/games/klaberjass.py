@@ -1,0 +1,751 @@
+"""GAME AUTHORS (and helpers): read docs/dev/game-authors.md first — conventions, notation,
+file ownership and the test checklist for game modules.
+
+Klaberjass (Hamburg "Orgi / Kleines" Klabberjass) with dice scoring, for 2, 3 or 4 players.
+
+Rules source: ``/work/shared/rules/klaberjass.md`` (sections cited as §n; decisions D-n);
+player summary and the engine's own decisions: ``docs/games/klaberjass.md``.
+
+Modelling
+---------
+* Deck: 32 cards, card id = suit * 8 + rank with suits ``C D H S`` = 0 1 2 3 and ranks
+  ``7 8 9 T J Q K A`` = 0..7 (the rank index is the sequence order of §1.5, used for melds).
+  ``strength`` is the plain order A T K Q J 9 8 7, ``trump_strength`` the trump order
+  J 9 A T K Q 8 7 (§1.4).  Card points differ in the trump suit (J 20, 9 14), so the module
+  builds one deck per trump suit (``DECKS[trump]``: the trump suit's cards carry trump points,
+  the others plain points) plus ``PLAIN_DECK`` (plain points, used for notation only).  Ids,
+  names, suits and strengths are identical in all five decks, so the core's ``points_won``
+  and trick points are the real card points of the deal.
+* Trick phase: the core's ``FOLLOW_OVERTRUMP`` + ``WIN_TRUMP`` with the trump suit (§7.2,
+  §7.3).  Forehand leads; 8 tricks with 4 players, 9 with 2 or 3.
+* Flow in this module: dealing per player count (§3), the trump selection state machine
+  (§4: Orgi, Kleines, besser, naming trump, throw-in), pick-up and the exchange of the 7
+  (§4.3, §4.4), melds with the fixed decomposition and the one-side comparison (§5),
+  Kontra/Re (§6), Belle (§5.5) announced together with the card (action ``QH+belle``), scoring
+  with dice (§8), match end and next dealer (§8.4, §8.5).
+* Belle: while a player holds both trump K and Q the trick phase runs on the slow path
+  (``self._fast = False``) so that ``legal_actions`` can offer ``KH+belle``/``QH+belle`` next to
+  the plain cards; once he has played one of them the fast C path resumes.
+* Sides: 4 players play in the partnerships {0, 2} and {1, 3} (side = seat % 2, one die per
+  team); with 2 or 3 players every seat is its own side.  ``scores()`` gives each seat the die
+  score of its side.
+
+Action ids
+----------
+* ``0..31``     card plays (card id), text ``JC``, ``TH``, ``7S``.
+* ``256`` take, ``257`` pass (every pass of every round), ``258`` kleines, ``259`` besser.
+* ``260..263``  name trump clubs / diamonds / hearts / spades.
+* ``264`` exchange, ``265`` keep (exchange of the 7).
+* ``266`` declare (all melds).
+* ``267`` kontra, ``268`` re.
+* ``288..319``  play card ``id - 288`` announcing Belle, text ``QH+belle``.
+
+Options: ``target`` (die score that ends the match, 1..6, default 6), ``first_dealer``
+(-1 = drawn from the seed), ``max_deals`` (0 = no limit; an engine safety limit for
+tournaments: the match also ends after this many deals, throw-ins included).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from trickcore import _core
+from trickcore._core import Rng
+from trickcore.game import TERMINAL, GameInfo, GameState, OptionSpec
+from trickcore.games import register
+
+# ---- cards -------------------------------------------------------------------------
+SUITS = "CDHS"
+SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
+CLUBS = 0
+RANKS = "789TJQKA"          # index = sequence order (§1.5)
+R7, R8, R9, RT, RJ, RQ, RK, RA = range(8)
+PLAIN_STRENGTH = (0, 1, 2, 6, 3, 4, 5, 7)   # A T K Q J 9 8 7
+TRUMP_STRENGTH = (0, 1, 6, 4, 7, 2, 3, 5)   # J 9 A T K Q 8 7
+PLAIN_POINTS = (0, 0, 0, 10, 2, 3, 4, 11)
+TRUMP_POINTS = (0, 0, 14, 10, 20, 3, 4, 11)
+N_CARDS = 32
+
+
+def card_id(suit: int, rank: int) -> int:
+    return suit * 8 + rank
+
+
+def suit_of(card: int) -> int:
+    return card >> 3
+
+
+def rank_of(card: int) -> int:
+    return card & 7
+
+
+def card_points(card: int, trump: int | None) -> int:
+    """Card points of §1.4 (trump points when the card is of the trump suit)."""
+    r = rank_of(card)
+    return TRUMP_POINTS[r] if trump is not None and suit_of(card) == trump else PLAIN_POINTS[r]
+
+
+def _build_deck(trump: int | None):
+    deck = _core.Deck(4)
+    for s in range(4):
+        for r in range(8):
+            cid = deck.add(RANKS[r] + SUITS[s], s, r, strength=PLAIN_STRENGTH[r],
+                           trump_strength=TRUMP_STRENGTH[r], points=card_points(card_id(s, r), trump))
+            assert cid == card_id(s, r)
+    return deck
+
+
+PLAIN_DECK = _build_deck(None)
+DECKS = tuple(_build_deck(t) for t in range(4))
+ALL = (1 << N_CARDS) - 1
+CARD_NAMES = tuple(PLAIN_DECK.name(c) for c in range(N_CARDS))
+
+
+def bits(mask: int) -> list[int]:
+    out, c = [], 0
+    while mask:
+        if mask & 1:
+            out.append(c)
+        mask >>= 1
+        c += 1
+    return out
+
+
+def mask_of(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def names(mask_or_cards) -> list[str]:
+    cards = bits(mask_or_cards) if isinstance(mask_or_cards, int) else sorted(mask_or_cards)
+    return [CARD_NAMES[c] for c in cards]
+
+
+def parse_card(text: str) -> int:
+    t = text.strip().upper()
+    if t.startswith("10"):
+        t = "T" + t[2:]
+    if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
+        raise ValueError(f"{text!r} is not a card (rank 7 8 9 T J Q K A then suit C D H S, e.g. JC)")
+    return card_id(SUITS.index(t[1]), RANKS.index(t[0]))
+
+
+# ---- action ids ----------------------------------------------------------------------
+A_TAKE, A_PASS, A_KLEINES, A_BESSER = 256, 257, 258, 259
+A_NAME = 260            # + suit
+A_EXCHANGE, A_KEEP, A_DECLARE, A_KONTRA, A_RE = 264, 265, 266, 267, 268
+A_BELLE = 288           # + card id
+_WORDS = {A_TAKE: "take", A_PASS: "pass", A_KLEINES: "kleines", A_BESSER: "besser",
+          A_EXCHANGE: "exchange", A_KEEP: "keep", A_DECLARE: "declare", A_KONTRA: "kontra", A_RE: "re"}
+for _s in range(4):
+    _WORDS[A_NAME + _s] = SUIT_WORDS[_s]
+_PARSE = {w: a for a, w in _WORDS.items()}
+for _s in range(4):
+    _PARSE[SUITS[_s].lower()] = A_NAME + _s
+
+
+# ---- dealing (§3) ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Layout:
+    """Deck positions d[i] of one deal, by seat offset from forehand (0 = F, n-1 = D)."""
+
+    hands: tuple[tuple[int, ...], ...]     # dealt into the hand (4p dealer: without the turned card)
+    packets: tuple[tuple[int, ...], ...]   # 2p face-down packets, else empty tuples
+    turned: int                            # position of the turned card
+    stack: tuple[int, ...]                 # 2p/3p stack positions, top (turned) first; 4p empty
+    n_tricks: int
+
+
+def deal_layout(n: int) -> Layout:
+    if n == 4:
+        hands = []
+        for k in range(4):
+            h = list(range(3 * k, 3 * k + 3)) + [12 + 2 * k, 13 + 2 * k] + list(range(20 + 3 * k, 23 + 3 * k))
+            if k == 3:
+                h.remove(30)
+            hands.append(tuple(h))
+        return Layout(tuple(hands), ((),) * 4, 30, (), 8)
+    if n == 3:
+        hands = tuple(tuple(range(3 * k, 3 * k + 3)) + tuple(range(9 + 3 * k, 12 + 3 * k))
+                      + tuple(range(18 + 3 * k, 21 + 3 * k)) for k in range(3))
+        return Layout(hands, ((),) * 3, 27, tuple(range(27, 32)), 9)
+    if n == 2:
+        hands = ((0, 1, 2, 6, 7, 8), (3, 4, 5, 9, 10, 11))
+        return Layout(hands, ((12, 13, 14), (15, 16, 17)), 18, tuple(range(18, 32)), 9)
+    raise ValueError(f"Klaberjass is played by 2, 3 or 4 players, not {n}")
+
+
+LAYOUTS = {n: deal_layout(n) for n in (2, 3, 4)}
+
+
+def seat_order(n: int, dealer: int) -> list[int]:
+    """Seat order from forehand (§1.1): F, F+1, ..., D."""
+    return [(dealer + 1 + k) % n for k in range(n)]
+
+
+def side_of(n: int, seat: int) -> int:
+    return seat % 2 if n == 4 else seat
+
+
+def n_sides(n: int) -> int:
+    return 2 if n == 4 else n
+
+
+def side_members(n: int, side: int) -> list[int]:
+    return [side, side + 2] if n == 4 else [side]
+
+
+# ---- melds (§5) ------------------------------------------------------------------------
+TERZ, HALBER = 0, 1
+MELD_VALUE = {TERZ: 20, HALBER: 50}
+MELD_WORD = {TERZ: "terz", HALBER: "halber"}
+
+
+@dataclass(frozen=True, order=True)
+class Meld:
+    kind: int   # TERZ or HALBER
+    top: int    # rank index of the top card in sequence order
+    suit: int
+
+    @property
+    def length(self) -> int:
+        return 3 if self.kind == TERZ else 4
+
+    @property
+    def value(self) -> int:
+        return MELD_VALUE[self.kind]
+
+    @property
+    def cards(self) -> list[int]:
+        return [card_id(self.suit, r) for r in range(self.top - self.length + 1, self.top + 1)]
+
+    def to_dict(self) -> dict:
+        return {"kind": MELD_WORD[self.kind], "suit": SUITS[self.suit], "top": RANKS[self.top],
+                "cards": [CARD_NAMES[c] for c in self.cards], "value": self.value}
+
+
+def decompose_melds(hand: int) -> list[Meld]:
+    """A player's melds by the fixed decomposition of §5.2 [D-8], sorted best first."""
+    out = []
+    for s in range(4):
+        r = 0
+        while r < 8:
+            if not hand >> card_id(s, r) & 1:
+                r += 1
+                continue
+            lo = r
+            while r < 8 and hand >> card_id(s, r) & 1:
+                r += 1
+            hi, length = r - 1, r - lo
+            if length == 3:
+                out.append(Meld(TERZ, hi, s))
+            elif 4 <= length <= 6:
+                out.append(Meld(HALBER, hi, s))
+            elif length == 7:
+                out.append(Meld(HALBER, hi, s))
+                out.append(Meld(TERZ, lo + 2, s))
+            elif length == 8:
+                out.append(Meld(HALBER, RA, s))
+                out.append(Meld(HALBER, RT, s))
+    out.sort(key=lambda m: (m.kind, m.top, m.suit), reverse=True)
+    return out
+
+
+def meld_key(meld: Meld, trump: int, order_pos: int) -> tuple:
+    """Comparison key of §5.4: kind, top card, trump suit, earlier in seat order from F."""
+    return (meld.kind, meld.top, meld.suit == trump, -order_pos)
+
+
+def best_meld(declared: dict[int, list[Meld]], trump: int, n: int, dealer: int):
+    """(seat, meld) of the best declared meld (§5.4), or None if nobody declared."""
+    order = seat_order(n, dealer)
+    best = None
+    for seat, melds in declared.items():
+        for m in melds:
+            k = meld_key(m, trump, order.index(seat))
+            if best is None or k > best[0]:
+                best = (k, seat, m)
+    return None if best is None else (best[1], best[2])
+
+
+def meld_points(declared: dict[int, list[Meld]], trump: int, n: int, dealer: int) -> list[int]:
+    """Meld points per side: the side owning the best meld scores all its members' melds."""
+    pts = [0] * n_sides(n)
+    b = best_meld(declared, trump, n, dealer)
+    if b is not None:
+        side = side_of(n, b[0])
+        pts[side] = sum(m.value for seat, ms in declared.items() if side_of(n, seat) == side for m in ms)
+    return pts
+
+
+# ---- scoring (§8) ------------------------------------------------------------------------
+def side_points(n: int, won: list[int], trump: int, last_winner: int, melds: list[int],
+                belle_seat: int | None) -> dict[str, list[int]]:
+    """Points of every side for a deal (§8.1): card points of the won cards (per seat masks),
+    10 for the last trick, meld points (per side, from meld_points) and 20 for an announced Belle."""
+    ns = n_sides(n)
+    cards = [0] * ns
+    for seat in range(n):
+        cards[side_of(n, seat)] += sum(card_points(c, trump) for c in bits(won[seat]))
+    last = [0] * ns
+    last[side_of(n, last_winner)] = 10
+    belle = [0] * ns
+    if belle_seat is not None:
+        belle[side_of(n, belle_seat)] = 20
+    total = [cards[s] + last[s] + melds[s] + belle[s] for s in range(ns)]
+    return {"card_points": cards, "last_trick": last, "melds": list(melds), "belle": belle, "points": total}
+
+
+def deal_steps(n: int, declarer: int, side_points: list[int], mult: int) -> tuple[bool, list[int]]:
+    """(trump side succeeded, die steps per side) of §8.2 and §8.3."""
+    ts = side_of(n, declarer)
+    others = [s for s in range(n_sides(n)) if s != ts]
+    success = all(side_points[ts] > side_points[o] for o in others)
+    steps = [0] * n_sides(n)
+    if success:
+        steps[ts] = mult
+    else:
+        for o in others:
+            steps[o] = (1 if n == 3 else 2) * mult
+    return success, steps
+
+
+def advance_dice(dice: list[int], steps: list[int], cap: int = 6) -> list[int]:
+    """New die scores, capped (§2.3, §8.3)."""
+    return [min(cap, d + s) for d, s in zip(dice, steps)]
+
+
+def die_face(score: int) -> int:
+    """What the die shows (§2.2, KJ-33): a score of 0 shows 6."""
+    return 6 if score == 0 else score
+
+
+def next_dealer(n: int, dealer: int, steps: list[int]) -> int:
+    """§8.5: to the left with 3 or 4 players; with 2, the player whose die moved."""
+    if n == 2:
+        return max(range(2), key=lambda s: steps[s])
+    return (dealer + 1) % n
+
+
+# ---- the state -----------------------------------------------------------------------------
+_DECISION = {"orgi": "take", "kleines": "kleines", "besser": "besser", "name": "trump",
+             "exchange": "exchange", "meld": "meld", "kontra": "kontra", "re": "re", "play": "play"}
+_MASK64 = (1 << 64) - 1
+
+
+class KlaberjassState(GameState):
+    """A Klaberjass match (to a die score of ``target``)."""
+
+    def __init__(self, num_players: int, options: dict | None = None, seed: int = 0, *,
+                 deal_orders: dict[int, list[int]] | None = None):
+        super().__init__(num_players, options, seed)
+        n = num_players
+        self._forced = dict(deal_orders or {})   # test hook: deal number -> deck order d[0..31]
+        fd = self.options["first_dealer"]
+        if fd >= n:
+            from trickcore.errors import GameConfigError
+            raise GameConfigError(f"option 'first_dealer' must be -1 or a seat 0..{n - 1}, got {fd}")
+        self.dealer = Rng(seed).below(n) if fd < 0 else fd
+        self.dice = [0] * n_sides(n)
+        self.deal_no = 0            # deals begun, throw-ins included
+        self.results: list[dict] = []   # public summaries of finished deals (and throw-ins)
+        self.phase = ""
+        self._over = False
+        self._begin_deal()
+
+    # ---- deal flow -------------------------------------------------------------------------
+    def _begin_deal(self) -> None:
+        n = self.num_players
+        order = self._forced.get(self.deal_no)
+        if order is None:
+            rng = Rng(self.seed ^ (((self.deal_no + 1) * 0x9E3779B97F4A7C15) & _MASK64))
+            order = list(range(N_CARDS))
+            rng.shuffle(order)
+        else:
+            order = list(order)
+            assert sorted(order) == list(range(N_CARDS)), "a deck order is a permutation of 0..31"
+        self._order = order
+        self._deal_start = len(self._actions)    # index of the deal's first action in the history
+        lay = LAYOUTS[n]
+        self.forehand = (self.dealer + 1) % n
+        self._seats = seat_order(n, self.dealer)
+        self._hands = [0] * n
+        self._packets = [0] * n
+        for k, seat in enumerate(self._seats):
+            self._hands[seat] = mask_of(order[i] for i in lay.hands[k])
+            self._packets[seat] = mask_of(order[i] for i in lay.packets[k])
+        self.turned = order[lay.turned]
+        self.turned_suit = suit_of(self.turned)
+        self._stack = [order[i] for i in lay.stack]          # top first (2/3 players)
+        self._turned_in_hand = False                          # 4p: dealer took it up
+        self.picked_up = n != 2                                # 2p packets picked up
+        self.calls: list[tuple[str, int, str]] = []            # (round, seat, call) of the auction
+        self.kleines: int | None = None
+        self.trump: int | None = None
+        self.declarer: int | None = None
+        self.exchange: tuple[int, bool] | None = None
+        self._melds: dict[int, list[Meld]] = {}
+        self.declared: dict[int, list[Meld]] = {}
+        self.meld_calls: list[tuple[int, bool]] = []
+        self.best: tuple[int, Meld] | None = None
+        self.meld_pts = [0] * n_sides(n)
+        self.doubling: list[tuple[int, str]] = []
+        self.mult = 1
+        self.belle: tuple[int, int] | None = None      # (seat, card) of an announced Belle
+        self._belle_holder: int | None = None
+        self._tp_deal: int | None = None               # the deal whose trick phase _tp holds
+        self._emit("deal", deal=self.deal_no, dealer=self.dealer, forehand=self.forehand,
+                   turned=CARD_NAMES[self.turned], dice=list(self.dice))
+        for seat in range(n):
+            self._emit("hand", visible_to=[seat], seat=seat, cards=names(self._hands[seat]))
+        self.phase = "orgi"
+        self._queue = list(self._seats)
+        self._qi = 0
+
+    def _ask(self, phase: str, seats: list[int]) -> None:
+        self.phase = phase
+        self._queue = list(seats)
+        self._qi = 0
+
+    def _trump_fixed(self, trump: int, declarer: int) -> None:
+        n = self.num_players
+        self.trump, self.declarer = trump, declarer
+        self._emit("trump", trump=SUITS[trump], declarer=declarer,
+                   trump_side=side_members(n, side_of(n, declarer)))
+        if n == 4:                                   # §4.3.1
+            self._hands[self.dealer] |= 1 << self.turned
+            self._turned_in_hand = True
+            self._emit("pickup", seat=self.dealer, card=CARD_NAMES[self.turned])
+        if n == 2:                                   # §4.3.2
+            for seat in range(2):
+                self._hands[seat] |= self._packets[seat]
+                self._emit("packet", visible_to=[seat], seat=seat, cards=names(self._packets[seat]),
+                           hand=names(self._hands[seat]))
+                self._packets[seat] = 0
+            self.picked_up = True
+            self._emit("pickup", seats=[0, 1])
+        if n in (2, 3):                              # §4.4 exchange of the 7
+            seven = card_id(self.turned_suit, R7)
+            holder = next((s for s in range(n) if self._hands[s] >> seven & 1), None)
+            if self.turned != seven and holder is not None:
+                self._ask("exchange", [holder])
+                return
+        self._begin_melds()
+
+    def _begin_melds(self) -> None:
+        self._melds = {s: decompose_melds(self._hands[s]) for s in range(self.num_players)}
+        self._ask("meld", self._seats)
+
+    def _melds_done(self) -> None:
+        n = self.num_players
+        self.best = best_meld(self.declared, self.trump, n, self.dealer)
+        self.meld_pts = meld_points(self.declared, self.trump, n, self.dealer)
+        self._emit("meld_result", best=None if self.best is None else
+                   {"seat": self.best[0], **self.best[1].to_dict()}, points=list(self.meld_pts))
+        ts = side_of(n, self.declarer)
+        self._ask("kontra", [s for s in self._seats if side_of(n, s) != ts])
+
+    def _begin_play(self) -> None:
+        n, trump = self.num_players, self.trump
+        self.phase = "play"
+        self._tp_deal = self.deal_no
+        hands = list(self._hands)
+        self._start_play(DECKS[trump], _core.FOLLOW_OVERTRUMP, _core.WIN_TRUMP, trump, hands,
+                         self.forehand, LAYOUTS[n].n_tricks)
+        self._hands = [0] * n
+        k, q = card_id(trump, RK), card_id(trump, RQ)
+        both = (1 << k) | (1 << q)
+        self._belle_holder = next((s for s in range(n) if hands[s] & both == both), None)
+        if self._belle_holder is not None:
+            self._fast = False       # Belle may be announced: legal moves come from _legal
+
+    def _belle_options(self) -> list[int]:
+        """Belle moves open to the seat to move (§5.5, D-11)."""
+        h = self._belle_holder
+        tp = self._tp
+        if h is None or tp.over or tp.to_move != h:
+            return []
+        legal = tp.legal_cards()
+        return [A_BELLE + c for c in (card_id(self.trump, RQ), card_id(self.trump, RK)) if legal >> c & 1]
+
+    def _play_over(self) -> None:
+        n, tp, trump = self.num_players, self._tp, self.trump
+        pts = side_points(n, [tp.won(s) for s in range(n)], trump, tp.last_winner, self.meld_pts,
+                          None if self.belle is None else self.belle[0])
+        success, steps = deal_steps(n, self.declarer, pts["points"], self.mult)
+        target = self.options["target"]
+        self.dice = advance_dice(self.dice, steps, target)
+        old_dealer = self.dealer
+        self.dealer = next_dealer(n, self.dealer, steps)
+        result = {"deal": self.deal_no, "dealer": old_dealer, "trump": SUITS[trump], "declarer": self.declarer,
+                  "multiplier": self.mult, **pts, "success": success,
+                  "steps": steps, "dice": list(self.dice), "next_dealer": self.dealer}
+        self.results.append(result)
+        self._emit("deal_end", **result)
+        self.deal_no += 1
+        self._next_deal_or_end()
+
+    def _next_deal_or_end(self) -> None:
+        limit = self.options["max_deals"]
+        if max(self.dice) >= self.options["target"] or (limit and self.deal_no >= limit):
+            self._over = True
+            self.phase = "over"
+            self._emit("match_end", dice=list(self.dice), scores=self.scores())
+        else:
+            self._begin_deal()
+
+    def _throw_in(self) -> None:
+        self.results.append({"deal": self.deal_no, "dealer": self.dealer, "throw_in": True,
+                             "dice": list(self.dice), "next_dealer": self.dealer})
+        self._emit("throw_in", deal=self.deal_no, dealer=self.dealer)
+        self.deal_no += 1          # D-6: the same dealer deals again
+        self._next_deal_or_end()
+
+    # ---- interface ---------------------------------------------------------------------------
+    def _current_player(self) -> int:
+        if self._over:
+            return TERMINAL
+        if self.phase == "play":
+            return self._tp.to_move
+        return self._queue[self._qi]
+
+    def decision(self) -> str:
+        if self.is_terminal():
+            return ""
+        return _DECISION[self.phase]
+
+    def _is_terminal(self) -> bool:
+        return self._over
+
+    def _legal(self) -> list[int]:
+        ph = self.phase
+        if ph == "orgi":
+            return [A_TAKE, A_PASS]
+        if ph == "kleines":
+            return [A_PASS, A_KLEINES]
+        if ph == "besser":
+            return [A_PASS, A_BESSER]
+        if ph == "name":
+            return [A_NAME + s for s in range(4) if s != self.turned_suit]
+        if ph == "exchange":
+            return [A_EXCHANGE, A_KEEP]
+        if ph == "meld":
+            return [A_PASS, A_DECLARE] if self._melds[self._queue[self._qi]] else [A_PASS]
+        if ph == "kontra":
+            return [A_PASS, A_KONTRA]
+        if ph == "re":
+            return [A_PASS, A_RE]
+        if ph == "play":
+            return self._tp.moves() + self._belle_options()
+        return []
+
+    def action_to_string(self, action: int) -> str:
+        if 0 <= action < N_CARDS:
+            return CARD_NAMES[action]
+        if A_BELLE <= action < A_BELLE + N_CARDS:
+            return CARD_NAMES[action - A_BELLE] + "+belle"
+        return _WORDS[action]
+
+    def _parse(self, text: str) -> int:
+        t = text.strip().lower()
+        if t in _PARSE:
+            return _PARSE[t]
+        if t.endswith("+belle"):
+            return A_BELLE + parse_card(t[:-6])
+        return parse_card(t)
+
+    def _advance(self) -> bool:
+        """Next seat of the current round; False when the round is exhausted."""
+        self._qi += 1
+        return self._qi < len(self._queue)
+
+    def _apply(self, action: int) -> None:
+        ph, n = self.phase, self.num_players
+        if ph == "play":
+            self._apply_card(action)
+            return
+        seat = self._queue[self._qi]
+        word = self.action_to_string(action)
+        if ph in ("orgi", "kleines", "besser", "name"):
+            self.calls.append((ph, seat, word))
+            self._emit("call", round=ph, seat=seat, call=word)
+        if ph == "orgi":
+            if action == A_TAKE:
+                self._trump_fixed(self.turned_suit, seat)
+            elif not self._advance():
+                self._ask("kleines", self._seats)
+        elif ph == "kleines":
+            if action == A_KLEINES:
+                self.kleines = seat
+                if self.turned_suit == CLUBS:
+                    self._ask("name", [seat])                                  # C1
+                else:
+                    self._ask("besser", [s for s in self._seats if s != seat])  # C2, D-5
+            elif not self._advance():
+                self._throw_in()
+        elif ph == "besser":
+            if action == A_BESSER:
+                self._trump_fixed(CLUBS, seat)
+            elif not self._advance():
+                self._ask("name", [self.kleines])
+        elif ph == "name":
+            self._trump_fixed(action - A_NAME, seat)
+        elif ph == "exchange":
+            seven = card_id(self.turned_suit, R7)
+            done = action == A_EXCHANGE
+            self.exchange = (seat, done)
+            if done:
+                self._hands[seat] = (self._hands[seat] & ~(1 << seven)) | (1 << self.turned)
+                self._stack[0] = seven
+            self._emit("exchange", seat=seat, exchanged=done, seven=CARD_NAMES[seven],
+                       stack_top=CARD_NAMES[self._stack[0]])
+            self._begin_melds()
+        elif ph == "meld":
+            declared = action == A_DECLARE
+            self.meld_calls.append((seat, declared))
+            if declared:
+                self.declared[seat] = list(self._melds[seat])
+            self._emit("meld", seat=seat, declared=declared,
+                       melds=[m.to_dict() for m in self.declared.get(seat, [])])
+            if not self._advance():
+                self._melds_done()
+        elif ph == "kontra":
+            self.doubling.append((seat, "kontra" if action == A_KONTRA else "pass"))
+            self._emit("double", round="kontra", seat=seat, call=word)
+            if action == A_KONTRA:
+                self.mult = 2
+                ts = side_of(n, self.declarer)
+                self._ask("re", [s for s in self._seats if side_of(n, s) == ts])
+            elif not self._advance():
+                self._begin_play()
+        elif ph == "re":
+            self.doubling.append((seat, "re" if action == A_RE else "pass"))
+            self._emit("double", round="re", seat=seat, call=word)
+            if action == A_RE:
+                self.mult = 4
+                self._begin_play()
+            elif not self._advance():
+                self._begin_play()
+        else:  # pragma: no cover
+            raise AssertionError(f"no action in phase {ph!r}")
+
+    def _apply_card(self, action: int) -> None:
+        tp = self._tp
+        seat = tp.to_move
+        card = action - A_BELLE if action >= A_BELLE else action
+        deal = self.deal_no
+        if action >= A_BELLE:
+            self.belle = (seat, card)
+            self._emit("belle", seat=seat, card=CARD_NAMES[card])
+        holder = self._belle_holder
+        self._play_move(card)
+        if deal == self.deal_no and holder == seat and card in (card_id(self.trump, RK), card_id(self.trump, RQ)):
+            self._belle_holder = None       # the first Belle card is out: Belle is settled
+            if not tp.over:
+                self._fast = True
+
+    # ---- information ---------------------------------------------------------------------------
+    def scores(self) -> list[float]:
+        n = self.num_players
+        return [float(self.dice[side_of(n, s)]) for s in range(n)]
+
+    def _hand_of(self, seat: int) -> int:
+        if self.phase == "play" and self._tp_deal == self.deal_no:
+            return self._tp.hand(seat)
+        return self._hands[seat]
+
+    def observation(self, seat: int) -> dict:
+        n = self.num_players
+        in_play = self.phase == "play" and self._tp_deal == self.deal_no
+        obs = {
+            "game": "klaberjass", "seat": seat, "players": n,
+            "teams": [[0, 2], [1, 3]] if n == 4 else None,
+            "side": side_of(n, seat), "target": self.options["target"],
+            "dice": list(self.dice), "scores": self.scores(),
+            "deal": self.deal_no, "dealer": self.dealer, "forehand": self.forehand,
+            "phase": self.phase, "decision": self.decision(), "to_move": self.current_player(),
+            "results": [dict(r) for r in self.results],
+        }
+        if self._over:
+            return obs
+        obs["hand"] = names(self._hand_of(seat))
+        obs["packet"] = 0 if self.picked_up else 3          # 2p: own face-down packet, unseen
+        obs["turned"] = CARD_NAMES[self.turned]
+        obs["turned_suit"] = SUITS[self.turned_suit]
+        if n == 4:
+            obs["dealer_holds_turned"] = True
+            obs["stack_top"] = None
+        else:
+            obs["stack_top"] = CARD_NAMES[self._stack[0]]
+        obs["calls"] = [{"round": r, "seat": s, "call": c} for r, s, c in self.calls]
+        obs["kleines"] = self.kleines
+        obs["trump"] = None if self.trump is None else SUITS[self.trump]
+        obs["declarer"] = self.declarer
+        obs["trump_side"] = None if self.declarer is None else side_members(n, side_of(n, self.declarer))
+        obs["exchange"] = None if self.exchange is None else {
+            "seat": self.exchange[0], "exchanged": self.exchange[1],
+            "seven": CARD_NAMES[card_id(self.turned_suit, R7)]}
+        obs["melds"] = [{"seat": s, "declared": d, "melds": [m.to_dict() for m in self.declared.get(s, [])]}
+                        for s, d in self.meld_calls]
+        if self.phase == "meld" and seat == self._queue[self._qi]:
+            obs["my_melds"] = [m.to_dict() for m in self._melds[seat]]
+        obs["best_meld"] = None if self.best is None else {"seat": self.best[0], **self.best[1].to_dict()}
+        obs["meld_points"] = list(self.meld_pts)
+        obs["doubling"] = [{"seat": s, "call": c} for s, c in self.doubling]
+        obs["multiplier"] = self.mult
+        obs["belle"] = None if self.belle is None else {"seat": self.belle[0], "card": CARD_NAMES[self.belle[1]]}
+        if in_play:
+            tp = self._tp
+            leader, moves, _led, _open = tp.current_trick()
+            obs["trick"] = {"leader": leader, "cards": [CARD_NAMES[m] for m in moves]}
+            obs["tricks"] = [{"leader": t[0], "cards": [CARD_NAMES[m] for m in t[1]], "winner": t[2],
+                              "points": t[5]} for t in tp.tricks]
+            obs["tricks_won"] = tp.tricks_won()
+            obs["points_won"] = tp.points_won()
+        else:
+            obs["trick"] = None
+            obs["tricks"] = []
+            obs["tricks_won"] = [0] * n
+            obs["points_won"] = [0] * n
+        return obs
+
+    # ---- test support ------------------------------------------------------------------------
+    def card_locations(self) -> dict[str, int]:
+        """Where every card of the deal is (test support): place name -> card mask."""
+        n = self.num_players
+        out: dict[str, int] = {}
+        in_play = self.phase == "play" and self._tp_deal == self.deal_no
+        for s in range(n):
+            out[f"hand{s}"] = self._hand_of(s)
+            if n == 2:
+                out[f"packet{s}"] = self._packets[s]
+            if in_play:
+                out[f"won{s}"] = self._tp.won(s)
+        if in_play:
+            out["trick"] = mask_of(m & 127 for m in self._tp.current_trick()[1])
+        if n == 4:
+            out["turned"] = 0 if self._turned_in_hand else 1 << self.turned
+        else:
+            out["stack"] = mask_of(self._stack)
+        return out
+
+
+def _teams(n: int):
+    return ((0, 2), (1, 3)) if n == 4 else None
+
+
+GAME_INFO = register(GameInfo(
+    name="klaberjass", title="Klaberjass (Hamburg Orgi / Kleines, dice scoring)", players=(2, 3, 4),
+    options=(
+        OptionSpec("target", int, 6, "die score that wins the match (the die goes to 6)", minimum=1, maximum=6),
+        OptionSpec("first_dealer", int, -1, "seat of the first dealer; -1 draws it from the seed",
+                   minimum=-1, maximum=3),
+        OptionSpec("max_deals", int, 0, "end the match after this many deals, throw-ins included "
+                   "(0 = no limit; a safety limit beyond the rules)", minimum=0),
+    ),
+    factory=KlaberjassState, teams=_teams,
+    summary="32 cards, Jass and Mie, Orgi/Kleines/besser trump auction, melds and Belle, Kontra/Re; "
+            "dice to 6; 4 players in partnerships, 2 or 3 each for himself"))
+KlaberjassState.info = GAME_INFO
