@@ -1,0 +1,576 @@
+"""GAME AUTHORS (and helpers): read docs/dev/game-authors.md first — conventions, notation,
+file ownership and the test checklist for game modules.
+
+Beim Jupiter (Michael Feldkötter, Kosmos 2008) for 3, 4 or 5 players, 8 rounds.
+
+Rules source: ``/work/shared/rules/beim-jupiter.md`` (rules cited as "rule 5.5", decisions A-nn,
+decision points D1-D3, Information §11, vectors BJ-nn); player summary and the engine's own
+decisions: ``docs/games/beim_jupiter.md``.
+
+Modelling
+---------
+* Decks (rule 2.2), one per player count, built at import (``DECKS[n]``): for each suit
+  ``B R Y G`` (suit index 0..3, rule 1.3) the number cards 1..M (M = 8, 11, 14 for 3, 4, 5
+  players; strength = points = value) followed by the suit's God card (role DECLARED,
+  declarations 0 and 15, 0 points), then ``JUP`` and ``JUNO`` (suitless TOP_TRUMP) and the lambs
+  (suitless ALWAYS|TWIN; card names ``LAMB``, ``LAMB2``, ``LAMB3``, but every lamb is *written*
+  ``LAMB`` in moves, hands, events and observations).  Card id of value v of suit s is
+  ``s * (M + 1) + v - 1``, the God card of s is ``s * (M + 1) + M``.
+* Trick phase (rule 6): the core's ``FOLLOW_SUIT`` + ``WIN_TRUMP`` with the round's trump suit or
+  ``NO_SUIT``; the start player leads; t = 13 - r tricks.
+* Flow in this module: the round's deck and deal with the left-over card and silent redeals
+  (rules 5.1-5.3), the colour card (D1: asked one seat at a time from the start player, hidden from
+  the others until the public ``reveal`` event), trump determination (:func:`determine_trump`,
+  rule 5.5), bids (D2, rule 5.6), the end-of-round distribution and the removal of count t
+  (:func:`distribute`, rules 7.2-8.1), dealer rotation (rule 8.3), final scores (rule 8.4).
+* Chance: one generator per round, ``Rng(seed ^ r * 0x9E3779B97F4A7C15)``; redeals draw from the
+  same generator, so the state is a pure function of (players, options, seed, actions).
+
+Action ids
+----------
+* ``0..255``   card plays: card id | declaration << 7 (``Rgod=0`` is the God card's id,
+  ``Rgod=15`` the id + 128); text ``R11``, ``JUP``, ``LAMB``, ``Bgod=15``.
+* ``256..383`` colour card: 256 + card id; text = the card, e.g. ``R11`` (D1).
+* ``385..396`` bid T unlocked (384 + T), text ``T``; ``401..412`` bid T locked (400 + T), text
+  ``T+L``; ``416`` the zero-tricks card, text ``ZERO`` (D2).
+
+Options: ``first_dealer`` (seat of the first dealer, default 0, A-29).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import Iterable, Sequence
+
+from trickcore import _core
+from trickcore._core import Rng
+from trickcore.game import TERMINAL, GameConfigError, GameInfo, GameState, OptionSpec
+from trickcore.games import register
+
+# ---- cards (rules 1.3, 2.1, 2.2) ---------------------------------------------------------
+SUITS = "BRYG"
+ROUNDS = 8
+MAX_VALUE = {3: 8, 4: 11, 5: 14}
+N_LAMBS = {3: 2, 4: 3, 5: 3}
+DECK_SIZE = {3: 40, 4: 53, 5: 65}
+GOD_DECL = (0, 15)
+
+COLOUR_BASE = 256      # + card id
+BID_BASE = 384         # + T (unlocked)
+LOCK_BASE = 400        # + T (locked)
+ZERO = 416
+MAX_T = 12
+
+
+def _lamb_name(k: int) -> str:
+    return "LAMB" if k == 0 else f"LAMB{k + 1}"
+
+
+class DeckInfo:
+    """The deck of one player count with per-card lookups (shared, never copied)."""
+
+    def __init__(self, n: int):
+        m = MAX_VALUE[n]
+        deck = _core.Deck(4)
+        for s, letter in enumerate(SUITS):
+            for v in range(1, m + 1):
+                deck.add(f"{letter}{v}", s, v, points=v)
+            deck.add(f"{letter}god", s, 0, points=0, role=_core.ROLE_DECLARED)
+        self.jup = deck.add("JUP", _core.NO_SUIT, 0, role=_core.ROLE_TOP_TRUMP)
+        self.juno = deck.add("JUNO", _core.NO_SUIT, 0, role=_core.ROLE_TOP_TRUMP)
+        self.lambs = [deck.add(_lamb_name(k), _core.NO_SUIT, 0, role=_core.ROLE_ALWAYS | _core.ROLE_TWIN)
+                      for k in range(N_LAMBS[n])]
+        deck.set_declarations(*GOD_DECL)
+        assert deck.n_cards == DECK_SIZE[n]
+        self.n = n
+        self.max_value = m
+        self.deck = deck
+        self.n_cards = deck.n_cards
+        self.all = deck.all
+        self.suit = [deck.suit(c) if deck.suit(c) >= 0 else None for c in range(self.n_cards)]
+        self.is_number = [deck.points(c) > 0 for c in range(self.n_cards)]
+        self.value = [deck.points(c) for c in range(self.n_cards)]
+        self.is_god = [bool(deck.role(c) & _core.ROLE_DECLARED) for c in range(self.n_cards)]
+        self.is_lamb = [bool(deck.role(c) & _core.ROLE_ALWAYS) for c in range(self.n_cards)]
+        self.lamb_mask = sum(1 << c for c in self.lambs)
+        self.number_mask = sum(1 << c for c in range(self.n_cards) if self.is_number[c])
+        self.names = [deck.name(c) for c in range(self.n_cards)]
+        self.text = ["LAMB" if self.is_lamb[c] else self.names[c] for c in range(self.n_cards)]
+
+    def card_id(self, s: int, v: int) -> int:
+        """Id of number card value v of suit s (v = 0 means the God card)."""
+        m = self.max_value
+        return s * (m + 1) + (m if v == 0 else v - 1)
+
+    def move_text(self, move: int) -> str:
+        card = move & 127
+        if self.is_lamb[card]:
+            return "LAMB"
+        return self.deck.move_text(move)
+
+    def cards(self, mask: int) -> list[int]:
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+
+    def texts(self, mask: int) -> list[str]:
+        return [self.text[c] for c in self.cards(mask)]
+
+    def mask(self, names: Iterable[str]) -> int:
+        """Mask of card names; ``LAMB`` may be repeated (the k-th LAMB is the k-th lamb card)."""
+        out, lambs = 0, 0
+        for name in names:
+            if name.startswith("LAMB"):
+                out |= 1 << self.lambs[lambs]
+                lambs += 1
+            else:
+                out |= 1 << self.deck.card_id(name)
+        return out
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __copy__(self):
+        return self
+
+
+DECK_INFO = {n: DeckInfo(n) for n in (3, 4, 5)}
+DECKS = {n: info.deck for n, info in DECK_INFO.items()}
+
+
+# ---- round arithmetic (rule 3) -------------------------------------------------------------
+def dealt_per_player(r: int) -> int:
+    return 14 - r
+
+
+def tricks_in_round(r: int) -> int:
+    return 13 - r
+
+
+def deck_size(n: int, r: int) -> int:
+    """Cards in round r's deck (rule 3.3): D_n - n (r - 1)."""
+    return DECK_SIZE[n] - n * (r - 1)
+
+
+def left_over(n: int, r: int) -> int:
+    return deck_size(n, r) - n * dealt_per_player(r)
+
+
+def is_void_deal(hands: Sequence[int], n: int) -> bool:
+    """Rule 5.3: the deal is void if any hand (a card mask) holds no number card."""
+    nm = DECK_INFO[n].number_mask
+    return any(not (h & nm) for h in hands)
+
+
+# ---- trump determination (rule 5.5) ----------------------------------------------------------
+def _suit_value(card) -> tuple[int, int]:
+    if isinstance(card, str):
+        return SUITS.index(card[0]), int(card[1:])
+    s, v = card
+    return int(s), int(v)
+
+
+def determine_trump(pool: Iterable) -> int | None:
+    """Trump suit index of the open pool (rule 5.5 a-d, A-02, A-03), or None for no trump.
+
+    ``pool`` holds the colour cards just revealed and the old ones lying at trick-count cards, as
+    names (``"R11"``) or (suit, value) pairs."""
+    cards = [_suit_value(c) for c in pool]
+    count = Counter(s for s, _ in cards)
+    if not count:
+        return None
+    best = max(count.values())
+    cand = [s for s in count if count[s] == best]                     # a) count
+    if len(cand) == 1:
+        return cand[0]
+    sums = {s: sum(v for t, v in cards if t == s) for s in cand}      # b) sum, tied suits only
+    best = max(sums.values())
+    cand = [s for s in cand if sums[s] == best]
+    if len(cand) == 1:
+        return cand[0]
+    high = {s: max(v for t, v in cards if t == s) for s in cand}      # c) highest card
+    best = max(high.values())
+    cand = [s for s in cand if high[s] == best]
+    if len(cand) == 1:
+        return cand[0]
+    return None                                                       # d) no trump
+
+
+# ---- bids (rule 5.6) --------------------------------------------------------------------------
+def parse_bid(text: str) -> tuple[int, bool, bool]:
+    """``"3"`` -> (3, False, False); ``"3+L"`` -> (3, True, False); ``"ZERO"`` -> (0, False, True)."""
+    if text == "ZERO":
+        return 0, False, True
+    num, plus, lock = text.partition("+")
+    if plus and lock != "L":
+        raise ValueError(f"a locked bid is written T+L, not {text!r}")
+    if not num.isdigit() or not 1 <= int(num) <= MAX_T or num != str(int(num)):
+        raise ValueError(f"a bid is 1..{MAX_T} (optionally +L) or ZERO, not {text!r}")
+    return int(num), bool(plus), False
+
+
+def bid_text(action: int) -> str:
+    if action == ZERO:
+        return "ZERO"
+    if BID_BASE + 1 <= action <= BID_BASE + MAX_T:
+        return str(action - BID_BASE)
+    if LOCK_BASE + 1 <= action <= LOCK_BASE + MAX_T:
+        return f"{action - LOCK_BASE}+L"
+    raise ValueError(f"{action} is not a bid action")
+
+
+def bid_action(text: str) -> int:
+    t, locked, zero = parse_bid(text)
+    return ZERO if zero else (LOCK_BASE if locked else BID_BASE) + t
+
+
+def bid_options(t: int, zero_unused: bool) -> list[str]:
+    """Legal bid texts (rule 5.6, 5.7, BJ-29), in action-id order."""
+    return ([str(k) for k in range(1, t + 1)] + [f"{k}+L" for k in range(1, t + 1)]
+            + (["ZERO"] if zero_unused else []))
+
+
+# ---- end of round (rules 7.2-8.1) ---------------------------------------------------------------
+CATEGORY_ORDER = {"A": 0, "B": 1, "C": 2}
+
+
+@dataclasses.dataclass
+class Distribution:
+    """Result of :func:`distribute` (all cards as names)."""
+
+    categories: list[str | None]          # "A" / "B" / "C", None for a ZERO bidder (rule 7.2)
+    picks: list[tuple[int, int, str]]     # (seat, T, card) in pick order
+    won: list[list[str]]                  # victory cards gained per seat (ZERO wins included)
+    zero: dict[int, bool]                 # ZERO bidder -> whether he won his card
+    left: dict[int, list[str]]            # cards at each count after the picks (before 8.1)
+    removed: list[str]                    # cards leaving the game: failed ZERO cards, cards at t
+    table: dict[int, list[str]]           # the table carried into the next round (after 8.1)
+
+    def gains(self) -> list[int]:
+        return [sum(_suit_value(c)[1] for c in cards) for cards in self.won]
+
+
+def distribute(n: int, start: int, t: int, table: dict[int, Sequence[str]], bids: Sequence[str],
+               colour: Sequence[str], tricks: Sequence[int], points: Sequence[int]) -> Distribution:
+    """The end-of-round distribution (rules 7.2-7.8, A-21..A-26) and the removal of count t (8.1).
+
+    ``table``: the cards lying at each trick-count card before the distribution, this round's
+    colour cards included (a ZERO bidder's card lies in front of him, not on the table);
+    ``bids[p]``: bid text (``"3"``, ``"3+L"``, ``"ZERO"``); ``colour[p]``: p's colour card this
+    round; ``tricks`` / ``points``: k_p and pts_p; ``start``: the start player (seat order)."""
+    cats: list[str | None] = []
+    parsed = [parse_bid(b) for b in bids]
+    for p in range(n):
+        bt, locked, zero = parsed[p]
+        if zero:
+            cats.append(None)
+        elif not locked:
+            cats.append("B")                                    # A-21
+        else:
+            cats.append("A" if tricks[p] == bt else "C")        # rule 7.3
+    # rule 7.4: C locks are lifted; the locked cards left are the A players' cards at T = k
+    locked = {colour[p] for p in range(n) if cats[p] == "A"}
+    lying = {T: list(cards) for T, cards in table.items()}
+    won: list[list[str]] = [[] for _ in range(n)]
+    removed: list[str] = []
+    zero_res: dict[int, bool] = {}
+    for p in range(n):                                          # rule 7.2
+        if parsed[p][2]:
+            zero_res[p] = tricks[p] == 0
+            (won[p] if tricks[p] == 0 else removed).append(colour[p])
+    claimants: dict[int, list[int]] = {}
+    for p in range(n):                                          # rules 7.5, 7.6
+        if cats[p] is not None and tricks[p] >= 1:
+            claimants.setdefault(tricks[p], []).append(p)
+    picks: list[tuple[int, int, str]] = []
+    for T in sorted(claimants):
+        order = sorted(claimants[T], key=lambda p: (CATEGORY_ORDER[cats[p]], -points[p], (p - start) % n))
+        cards = lying.get(T, [])
+        for p in order:                                         # rule 7.7, A-22, A-23
+            own = colour[p]
+            avail = [c for c in cards if c not in locked or c == own]
+            if avail:
+                best = max(avail, key=lambda c: (_suit_value(c)[1], cats[p] == "A" and c == own,
+                                                 -_suit_value(c)[0]))
+                cards.remove(best)
+                won[p].append(best)
+                picks.append((p, T, best))
+            if cats[p] == "A":
+                locked.discard(own)
+    left = {T: cards for T, cards in sorted(lying.items()) if cards}
+    after = {T: list(cards) for T, cards in left.items() if T != t}
+    removed.extend(left.get(t, []))                             # rule 8.1
+    return Distribution(cats, picks, won, zero_res, left, removed, after)
+
+
+# ---- the game state ------------------------------------------------------------------------------
+def _round_rng(seed: int, r: int) -> Rng:
+    return Rng((seed ^ (r * 0x9E3779B97F4A7C15)) & 0xFFFFFFFFFFFFFFFF)
+
+
+class BeimJupiterState(GameState):
+    """A match of Beim Jupiter: 8 rounds, then final scores (rule 8.4)."""
+
+    def __init__(self, num_players: int, options: dict | None = None, seed: int = 0):
+        super().__init__(num_players, options, seed)
+        n = num_players
+        if self.options["first_dealer"] >= n:
+            raise GameConfigError(
+                f"option 'first_dealer' must be a seat 0..{n - 1} with {n} players, got {self.options['first_dealer']}")
+        self.dealer = self.options["first_dealer"]
+        self.round = 0
+        # table[T] = list of [card id, owner seat, locked] lying beside trick-count card T
+        self.table: dict[int, list[list]] = {}
+        self.victory: list[list[int]] = [[] for _ in range(n)]
+        self.zero_used = [False] * n
+        self.removed: list[int] = []           # colour cards out of the game, in order
+        self.selected = 0                      # mask of every colour card selected in earlier rounds
+        self.last_round: dict | None = None    # public summary of the previous round
+        self.phase = "colour"
+        self._start_round()
+
+    # ---- flow ---------------------------------------------------------------------------------
+    @property
+    def info_deck(self) -> DeckInfo:
+        return DECK_INFO[self.num_players]
+
+    def _start_round(self) -> None:
+        n, d = self.num_players, self.info_deck
+        self.round += 1
+        r = self.round
+        self.t = tricks_in_round(r)
+        self.start = (self.dealer + 1) % n
+        self._tp = None
+        rng = _round_rng(self.seed, r)
+        pool = d.all & ~self.selected                            # rule 5.1
+        while True:                                              # rules 5.2, 5.3 (A-28)
+            hands, rest = rng.deal(pool, n, dealt_per_player(r))
+            if not is_void_deal(hands, n):
+                break
+        self.hands = list(hands)
+        self.leftover = rest
+        self.colour: list[int | None] = [None] * n
+        self.revealed = False
+        self.trump: int | None = None
+        self.bids: list[str | None] = [None] * n
+        self.tricks_result: list[int] | None = None
+        self.points_result: list[int] | None = None
+        self.phase = "colour"
+        self._emit("round_start", round=r, dealer=self.dealer, start_player=self.start, tricks=self.t)
+        for p in range(n):
+            self._emit("deal", visible_to=[p], seat=p, cards=d.texts(self.hands[p]))
+
+    def _order_index(self, k: int) -> int:
+        return (self.start + k) % self.num_players
+
+    def _current_player(self) -> int:
+        if self.phase == "colour":
+            return self._order_index(sum(c is not None for c in self.colour))
+        if self.phase == "bid":
+            return self._order_index(sum(b is not None for b in self.bids))
+        if self.phase == "play" and self._tp is not None and not self._tp.over:
+            return self._tp.to_move
+        return TERMINAL
+
+    def decision(self) -> str:
+        if self.is_terminal():
+            return ""
+        return self.phase
+
+    def _legal(self) -> list[int]:
+        if self.phase == "colour":
+            p = self._current_player()
+            return [COLOUR_BASE + c for c in self.info_deck.cards(self.hands[p] & self.info_deck.number_mask)]
+        if self.phase == "bid":
+            p = self._current_player()
+            out = [BID_BASE + k for k in range(1, self.t + 1)] + [LOCK_BASE + k for k in range(1, self.t + 1)]
+            if not self.zero_used[p]:
+                out.append(ZERO)
+            return out
+        if self.phase == "play" and self._tp is not None and not self._tp.over:
+            return self._tp.moves()
+        return []
+
+    def action_to_string(self, action: int) -> str:
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise ValueError(f"{action!r} is not an action id")
+        d = self.info_deck
+        if 0 <= action < COLOUR_BASE:
+            if (action & 127) >= d.n_cards:
+                raise ValueError(f"{action} is not a card move of the {self.num_players}-player deck")
+            return d.move_text(action)
+        if COLOUR_BASE <= action < COLOUR_BASE + d.n_cards:
+            return d.names[action - COLOUR_BASE]
+        return bid_text(action)
+
+    def _parse(self, text: str) -> int:
+        d = self.info_deck
+        if self.phase == "colour":
+            return COLOUR_BASE + d.deck.card_id(text)
+        if self.phase == "bid":
+            return bid_action(text)
+        if text.startswith("LAMB") and text in d.names:
+            p = self._current_player()
+            hand = self._tp.hand(p) if p >= 0 and self._tp is not None else 0
+            held = hand & d.lamb_mask
+            return d.cards(held)[0] if held else d.lambs[0]
+        return d.deck.parse_move(text)
+
+    def _apply(self, action: int) -> None:
+        n, d = self.num_players, self.info_deck
+        p = self._current_player()
+        if self.phase == "colour":                               # D1, rule 5.4
+            card = action - COLOUR_BASE
+            self.colour[p] = card
+            self.hands[p] &= ~(1 << card)
+            self._emit("colour", visible_to=[p], seat=p, card=d.names[card])
+            self._emit("colour_chosen", seat=p)
+            if all(c is not None for c in self.colour):
+                self._reveal()
+        elif self.phase == "bid":                                # D2, rule 5.6
+            text = bid_text(action)
+            self.bids[p] = text
+            T, locked, zero = parse_bid(text)
+            if zero:
+                self.zero_used[p] = True
+            else:
+                self.table.setdefault(T, []).append([self.colour[p], p, locked])
+            self._emit("bid", seat=p, bid=text)
+            if all(b is not None for b in self.bids):
+                self.phase = "play"
+                trump = _core.NO_SUIT if self.trump is None else self.trump
+                self._start_play(d.deck, _core.FOLLOW_SUIT, _core.WIN_TRUMP, trump, self.hands, self.start, self.t)
+                self.hands = [0] * n
+        else:  # a card play on the checked path
+            self._play_move(action)
+
+    def _reveal(self) -> None:
+        d = self.info_deck
+        self.revealed = True
+        for c in self.colour:
+            self.selected |= 1 << c
+        self._emit("reveal", cards=[d.names[c] for c in self.colour])
+        pool = [d.names[c] for c in self.colour]
+        pool += [d.names[e[0]] for T in sorted(self.table) for e in self.table[T]]
+        self.trump = determine_trump(pool)                       # rule 5.5
+        self._emit("trump", trump=self.trump_text())
+        self.phase = "bid"
+
+    def trump_text(self) -> str | None:
+        if not self.revealed:
+            return None
+        return "none" if self.trump is None else SUITS[self.trump]
+
+    def _play_over(self) -> None:
+        n, d = self.num_players, self.info_deck
+        tp = self._tp
+        k, pts = tp.tricks_won(), tp.points_won()
+        self.tricks_result, self.points_result = k, pts
+        owners = {e[0]: e[1] for T in self.table for e in self.table[T]}
+        table = {T: [d.names[e[0]] for e in entries] for T, entries in self.table.items() if entries}
+        res = distribute(n, self.start, self.t, table, self.bids, [d.names[c] for c in self.colour], k, pts)
+        for p in range(n):
+            self.victory[p].extend(d.deck.card_id(c) for c in res.won[p])
+        self.removed.extend(d.deck.card_id(c) for c in res.removed)
+        self.table = {T: [[d.deck.card_id(c), owners[d.deck.card_id(c)], False] for c in cards]
+                      for T, cards in res.table.items()}
+        summary = {
+            "round": self.round, "tricks_won": list(k), "trick_points": list(pts),
+            "bids": list(self.bids), "colour_cards": [d.names[c] for c in self.colour],
+            "categories": res.categories, "picks": [list(x) for x in res.picks],
+            "zero": {str(p): ok for p, ok in res.zero.items()},
+            "left": [{"count": T, "cards": cards} for T, cards in res.left.items()],
+            "removed": res.removed, "gains": res.gains(), "scores": self.scores(),
+        }
+        self.last_round = summary
+        self._emit("round_end", **summary)
+        if self.round == ROUNDS:                                 # rule 8.4
+            self.phase = "over"
+            self._emit("game_end", scores=self.scores(), ranks=self.ranks())
+        else:
+            self.dealer = self.start                             # rule 8.3
+            self._start_round()
+
+    def _play_events(self, tp, done, pos, end_done, end_pos):
+        out = super()._play_events(tp, done, pos, end_done, end_pos)
+        for ev in out:
+            if "card" in ev and ev["card"].startswith("LAMB"):
+                ev["card"] = "LAMB"
+            if "cards" in ev:
+                ev["cards"] = ["LAMB" if c.startswith("LAMB") else c for c in ev["cards"]]
+        return out
+
+    def _is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def scores(self) -> list[float]:
+        vals = self.info_deck.value
+        return [float(sum(vals[c] for c in cards)) for cards in self.victory]
+
+    # ---- views ---------------------------------------------------------------------------------
+    def hand(self, seat: int) -> int:
+        """Card mask of seat's hand now (tests and tools; not part of any observation but its own)."""
+        if self.phase in ("play", "over") and self._tp is not None:
+            return self._tp.hand(seat)
+        return self.hands[seat]
+
+    def observation(self, seat: int) -> dict:
+        n, d = self.num_players, self.info_deck
+        if not 0 <= seat < n:
+            raise ValueError(f"seat {seat} is not in 0..{n - 1}")
+        tp = self._tp if self.phase in ("play", "over") else None
+        colour = [None] * n
+        for p in range(n):
+            if self.colour[p] is not None and (p == seat or self.revealed):
+                colour[p] = d.names[self.colour[p]]
+        trick = None
+        tricks = []
+        if tp is not None:
+            for leader, moves, win, _w2, _nx, pts in tp.tricks:
+                tricks.append({"leader": leader, "cards": [d.move_text(m) for m in moves], "winner": win,
+                               "points": pts})
+            if not tp.over:
+                leader, moves, _led, _open = tp.current_trick()
+                trick = {"leader": leader, "cards": [d.move_text(m) for m in moves]}
+        hand_sizes = [_core.cards_count(self.hand(p)) for p in range(n)]
+        return {
+            "game": "beim-jupiter", "seat": seat, "players": n,
+            "round": self.round, "rounds": ROUNDS, "tricks_this_round": self.t,
+            "dealer": self.dealer,
+            "start_player": self.start,
+            "decision": self.decision(), "to_move": self.current_player(),
+            "hand": d.texts(self.hand(seat)),
+            "hand_sizes": hand_sizes,
+            "colour_card": colour[seat],
+            "colour_cards": colour,
+            "colour_chosen": [c is not None for c in self.colour],
+            "trump": self.trump_text(),
+            "bids": list(self.bids),
+            "table": [{"count": T, "cards": [{"card": d.names[c], "owner": o, "locked": bool(lk)}
+                                             for c, o, lk in self.table.get(T, [])]}
+                      for T in range(1, self.t + 1)],
+            "victory_cards": [[d.names[c] for c in cards] for cards in self.victory],
+            "scores": self.scores(),
+            "zero_used": list(self.zero_used),
+            "removed_cards": [d.names[c] for c in self.removed],
+            "trick": trick,
+            "tricks": tricks,
+            "tricks_won": tp.tricks_won() if tp is not None else [0] * n,
+            "trick_points": tp.points_won() if tp is not None else [0] * n,
+            "last_round": self.last_round,
+        }
+
+
+GAME_INFO = register(GameInfo(
+    name="beim-jupiter", title="Beim Jupiter", players=(3, 4, 5),
+    options=(OptionSpec("first_dealer", int, 0, "seat of the first dealer (A-29); must be < players",
+                        minimum=0, maximum=4),),
+    factory=BeimJupiterState,
+    summary="8 rounds: choose a colour card, bid the exact trick count (lock or zero), play; "
+            "Jupiter, Juno, God cards and sacrificial lambs"),
+    aliases=("beim_jupiter", "jupiter"))
+BeimJupiterState.info = GAME_INFO
