@@ -62,7 +62,7 @@ static void finish_trick(const tc_deck *d, const tc_rules *r, tc_play_state *s) 
 static inline void play_unchecked(const tc_deck *d, const tc_rules *r, tc_play_state *s, int move) {
     int seat = tc_trick_to_move(&s->trick, r->n_players);
     int card = TC_MOVE_CARD(move);
-    s->hand[seat] = tc_minus(s->hand[seat], tc_cards_of(card));
+    s->hand[seat].w[card >> 6] &= ~((uint64_t)1 << (card & 63));   /* one word, in place */
     tc__trick_add(d, r, &s->trick, move);
     if (s->trick.n_played == r->n_players) finish_trick(d, r, s);
 }

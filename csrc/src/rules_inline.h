@@ -107,7 +107,7 @@ static inline int tc__trick_add(const tc_deck *d, const tc_rules *r, tc_trick *t
     t->power[i] = (uint8_t)power;
     t->decl[i] = (uint8_t)decl;
     t->n_played = i + 1;
-    t->cards = tc_or(t->cards, tc_cards_of(card));
+    t->cards.w[card >> 6] |= (uint64_t)1 << (card & 63);
     t->points += d->points[card];
 
     switch (r->winner) {
