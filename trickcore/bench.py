@@ -75,6 +75,22 @@ def python_trickphase_calls(calls: int, seed: int = 1) -> tuple[float, float]:
     return legal_ns, (time.perf_counter_ns() - t0) / plays
 
 
+def python_resolve_calls(calls: int, seed: int = 1) -> float:
+    """ns per full-trick resolution through the one-off API (_core.resolve_trick) from Python."""
+    deck = _core.reference_deck()
+    rng = _core.Rng(seed)
+    tricks = []
+    for _ in range(64):
+        ids = list(range(52))
+        rng.shuffle(ids)
+        tricks.append(ids[:4])
+    resolve = _core.resolve_trick
+    t0 = time.perf_counter_ns()
+    for i in range(calls):
+        resolve(deck, 4, _core.FOLLOW_SUIT, _core.WIN_TRUMP, 1, 0, tricks[i & 63])
+    return (time.perf_counter_ns() - t0) / calls
+
+
 def game_random_full_games(name: str, players: int, games: int, seed: int = 1) -> dict:
     """Full random games through the Python interface: games/s and ns per action."""
     rng = _core.Rng(seed)
@@ -158,6 +174,9 @@ def run(quick: bool = False, repeat: int = 5, games: bool = True, progress: Call
         legal_py.append(lg)
         play_py.append(pl)
     raw.append(("binding_legal_python", min(legal_py), "TrickPhase.moves() from Python; per call", {}))
+    raw.append(("binding_resolve_python", best(lambda: (floor(), python_resolve_calls(int(20_000 * scale)))[1],
+                                              repeat),
+                "_core.resolve_trick() of a full 4-card trick from Python (one-off API); per call", {}))
     raw.append(("binding_play_python", min(play_py),
                 "TrickPhase: moves(), random pick, play() from Python; per card", {}))
     say("reference game driven from Python through the game interface")
