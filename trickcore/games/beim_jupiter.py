@@ -166,6 +166,18 @@ def is_void_deal(hands: Sequence[int], n: int) -> bool:
     return any(not (h & nm) for h in hands)
 
 
+def deal_round(rng: Rng, pool: int, n: int, r: int) -> tuple[list[int], int, int]:
+    """Deal round r from the card mask ``pool`` (rules 5.2, 5.3, A-28): shuffle everything and deal
+    14 - r cards each, again while any hand lacks a number card.  Returns (hands, left-over mask,
+    number of void deals); the caller keeps the void-deal count to itself (§11)."""
+    void = 0
+    while True:
+        hands, rest = rng.deal(pool, n, dealt_per_player(r))
+        if not is_void_deal(hands, n):
+            return list(hands), rest, void
+        void += 1
+
+
 # ---- trump determination (rule 5.5) ----------------------------------------------------------
 def _suit_value(card) -> tuple[int, int]:
     if isinstance(card, str):
@@ -347,12 +359,7 @@ class BeimJupiterState(GameState):
         self._tp = None
         rng = _round_rng(self.seed, r)
         pool = d.all & ~self.selected                            # rule 5.1
-        while True:                                              # rules 5.2, 5.3 (A-28)
-            hands, rest = rng.deal(pool, n, dealt_per_player(r))
-            if not is_void_deal(hands, n):
-                break
-        self.hands = list(hands)
-        self.leftover = rest
+        self.hands, self.leftover, _void = deal_round(rng, pool, n, r)   # rules 5.2, 5.3
         self.colour: list[int | None] = [None] * n
         self.revealed = False
         self.trump: int | None = None
