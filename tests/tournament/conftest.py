@@ -21,6 +21,13 @@ BOTS = ROOT / "tournament" / "bots"
 @pytest.fixture(autouse=True, scope="session")
 def toy_games():
     register_toy_games()
+    yield
+    # Tests of other packages may iterate over every registered game in the same session;
+    # the toy games must not show up there.  (The registry has no public unregister.)
+    import trickcore.games as registry
+
+    for name in ("toy-tricks", "toy-partners"):
+        registry._REGISTRY.pop(name, None)
 
 
 def bot_cmd(script: str, *args: str) -> list[str]:
