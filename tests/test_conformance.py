@@ -1,0 +1,89 @@
+"""Conformance of every registered game to the common interface (OpenSpiel's
+basic_tests, for trickcore): seeded random games for every player count, checking
+the contract after every action."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import trickcore
+from trickcore import IllegalActionError
+
+MAX_STEPS = 1500
+CASES = [(g.name, n) for g in trickcore.list_games() for n in g.players]
+
+
+def _snapshot(state):
+    return (json.dumps(state.to_record(), sort_keys=True),
+            [json.dumps(state.observation(s), sort_keys=True) for s in range(state.num_players)])
+
+
+@pytest.mark.parametrize("name,players", CASES, ids=[f"{n}-{p}p" for n, p in CASES])
+def test_random_games_follow_the_contract(name, players):
+    info = trickcore.get_game(name)
+    rng = random.Random(hash((name, players)) & 0xFFFF)
+    for game_no in range(2):
+        seed = rng.randrange(2**32)
+        state = trickcore.new_game(name, players, seed=seed)
+        event_index = [0] * players
+        steps = 0
+        # Long matches (Squint to its target score with random play) are cut here; each
+        # game's own tests play complete matches and check termination.
+        while not state.is_terminal() and steps < MAX_STEPS:
+            seat = state.current_player()
+            assert 0 <= seat < players
+            assert state.decision()
+            legal = state.legal_actions()
+            assert legal and legal == sorted(legal) and len(set(legal)) == len(legal)
+            texts = state.legal_action_strings()
+            assert len(texts) == len(set(texts)), f"ambiguous action texts {texts}"
+            for a, t in zip(legal, texts):
+                assert state.string_to_action(t) == a
+                assert " " not in t and t.isascii()
+            if steps % 7 == 0:
+                obs = state.observation(seat)
+                json.dumps(obs)
+                for s in range(players):
+                    evs, event_index[s] = state.events_for(s, event_index[s])
+                    json.dumps(evs)
+                # Out of turn and unknown text are refused and change nothing.
+                before = _snapshot(state)
+                with pytest.raises(IllegalActionError):
+                    state.apply_action(legal[0], seat=(seat + 1) % players)
+                with pytest.raises(IllegalActionError):
+                    state.apply_action("no-such-action")
+                with pytest.raises(IllegalActionError):
+                    state.apply_action(max(legal) + 100_000)
+                assert _snapshot(state) == before
+            if steps % 50 == 0:
+                copy = state.clone()
+                assert _snapshot(copy) == _snapshot(state)
+            action = rng.choice(legal) if rng.random() < 0.5 else rng.choice(texts)
+            state.apply_action(action)
+            steps += 1
+        again = trickcore.replay(state.to_record())
+        assert again.history == state.history and _snapshot(again) == _snapshot(state)
+        if not state.is_terminal():
+            continue
+        assert state.current_player() == trickcore.TERMINAL
+        assert state.legal_actions() == [] and state.decision() == ""
+        scores = state.scores()
+        assert len(scores) == players and len(state.ranks()) == players
+        assert min(state.ranks()) == 1
+        assert again.scores() == scores
+        with pytest.raises(IllegalActionError):
+            state.apply_action(0)
+
+
+@pytest.mark.parametrize("name", sorted({n for n, _ in CASES}))
+def test_bad_configuration_is_refused_clearly(name):
+    info = trickcore.get_game(name)
+    with pytest.raises(trickcore.GameConfigError, match="players"):
+        trickcore.new_game(name, max(info.players) + 1)
+    with pytest.raises(trickcore.GameConfigError, match="no option 'bogus'"):
+        trickcore.new_game(name, min(info.players), {"bogus": 1})
+    with pytest.raises(trickcore.GameConfigError, match="seed"):
+        trickcore.new_game(name, min(info.players), seed=-1)
