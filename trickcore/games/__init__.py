@@ -36,6 +36,13 @@ def register(info: GameInfo, aliases: tuple[str, ...] = ()) -> GameInfo:
     return info
 
 
+def unregister(name: str) -> None:
+    """Remove a game (and its aliases) from the registry; used by tests that register toy games."""
+    _REGISTRY.pop(name, None)
+    for alias in [a for a, target in _ALIASES.items() if target == name]:
+        del _ALIASES[alias]
+
+
 def _load() -> None:
     global _loaded
     if _loaded:
