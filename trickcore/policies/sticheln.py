@@ -1,0 +1,213 @@
+"""Heuristic policy for Sticheln (every ruleset): ``choose(observation, legal, rng)``.
+
+Works from the observation alone (trickcore.games.sticheln, rules §7.1), as a bot would.
+
+* Laying out (C3/S1): every legal option is scored by its colour(s) and cards.  Classic:
+  the colour whose cards outside the own hand carry the least value (they are what others
+  can dump on you), the lowest card of it; mild: the colour with the fewest cards outside,
+  its highest card (a high annoyance card would otherwise win a trick and count); verkehrt
+  (lucky colour): the highest card in hand, its colour.
+* Card play: a one-ply estimate per card.  The trick as it would stand after the card is
+  resolved by the Sticheln rules; if the card would win, the chance that no later player
+  beats it is estimated from the unseen cards that could (per later player: 1 - (1 - B/U)^h,
+  each played with probability 0.6); the gain of winning is the change of the own round
+  score (its exact rules, with the best end-of-round choice for verspätet) from the trick's
+  cards plus the expected cards still to come.  A small "keep" term prefers dumping the
+  own special-colour cards and low cards when a trick is given away.
+* Colour choice (verspätet, L2): the choice with the best round score (it is dominant).
+"""
+
+from __future__ import annotations
+
+import random
+
+COLOURS = "RBGYNV"
+
+
+def _card(text: str) -> tuple[int, int]:
+    return COLOURS.index(text[0]), int(text[1:])
+
+
+def _score(laid, special, won, verkehrt, mild) -> float:
+    special = set(special)
+    k = list(laid) + [c for c in won if c[0] in special]
+    o = sum(1 for c in won if c[0] not in special)
+    if verkehrt:
+        return sum(v for _c, v in k) - o
+    if mild:
+        return o - 5 * len(k)
+    return o - sum(v for _c, v in k)
+
+
+def _late_choices(won, pair):
+    present = sorted({c for c, _v in won})
+    if not pair or len(present) < 2:
+        return [(c,) for c in present]
+    return [(a, b) for i, a in enumerate(present) for b in present[i + 1:]]
+
+
+def _winner(trick, low):
+    """Index of the winning card of a (partial) trick of (colour, value) cards (C7, V2)."""
+    lead = trick[0][0]
+    best, best_v = None, None
+    for i, (c, v) in enumerate(trick):
+        if c != lead and v != 0 and (best_v is None or (v < best_v if low else v > best_v)):
+            best, best_v = i, v
+    if best is not None:
+        return best
+    return max((i for i, (c, _v) in enumerate(trick) if c == lead), key=lambda i: trick[i][1])
+
+
+def _beats(card, current, lead, has_trump, low) -> bool:
+    """Would ``card`` played later take the trick from the winning card ``current``?"""
+    c, v = card
+    if c == lead or v == 0:
+        return not has_trump and c == lead and v > current[1]
+    if not has_trump:
+        return True
+    return v < current[1] if low else v > current[1]
+
+
+class _Ctx:
+    def __init__(self, obs: dict):
+        self.obs = obs
+        self.seat = obs["seat"]
+        self.n = obs["players"]
+        f = obs["flags"]
+        self.verkehrt, self.mild = f["verkehrt"], f["mild"]
+        self.pair, self.late = f["verschaerft"], f["verspaetet"]
+        self.hand = [_card(t) for t in obs["hand"]]
+        self.colours = range(len(obs["colours"]))
+        self.top = obs["max_value"]
+        me = self.seat
+        self.laid = [_card(t) for t in (obs["laid_out"][me] or [])]
+        self.special = [COLOURS.index(c) for c in (obs["special_colours"][me] or [])]
+        self.won = [_card(t) for t in obs["won"][me]]
+        seen = set(self.hand) | set(self.laid)
+        for pile in obs["won"]:
+            seen.update(_card(t) for t in pile)
+        seen.update(_card(t) for t in obs["trick"]["cards"])
+        for s, lo in enumerate(obs["laid_out"]):
+            if lo:
+                seen.update(_card(t) for t in lo)
+        self.unseen = [(c, v) for c in self.colours for v in range(self.top + 1) if (c, v) not in seen]
+        # opponents know my special colours once revealed (not im Nebel)
+        others = [obs["special_colours"][s] for s in range(self.n) if s != me]
+        self.public = all(x is not None for x in others) and not f["nebel"]
+
+    def value(self, cards) -> float:
+        """Change of my round score if ``cards`` join my won pile."""
+        if self.late:
+            before = max((_score([], ch, self.won, self.verkehrt, self.mild)
+                          for ch in _late_choices(self.won, self.pair)), default=0)
+            won = self.won + list(cards)
+            after = max(_score([], ch, won, self.verkehrt, self.mild) for ch in _late_choices(won, self.pair))
+            return after - before
+        return _score([], self.special, list(cards), self.verkehrt, self.mild)
+
+    def mean_future(self) -> float:
+        if not self.unseen:
+            return 0.0
+        if self.late:
+            return 0.3 if not self.verkehrt else -0.7
+        vals = []
+        for card in self.unseen:
+            v = self.value([card])
+            if v < 0 and not self.verkehrt:
+                v *= 1.5  # opponents dump annoyance cards on a player who wins
+            vals.append(v)
+        return sum(vals) / len(vals)
+
+    def keep(self, card) -> float:
+        """How much holding ``card`` is worth for later tricks (subtracted when playing it)."""
+        c, v = card
+        if c in self.special:
+            if self.verkehrt:
+                return 0.05 * v
+            return -0.3 * (5 if self.mild else v) - 0.5
+        strength = (self.top - v) if self.verkehrt else v
+        if v == 0:
+            strength = 0.3 * self.top  # a zero is a safe dump for later
+        return 0.08 * strength
+
+
+def _layout(ctx: _Ctx, legal: list[str]) -> str:
+    hand = ctx.hand
+    full = {c: sum(range(ctx.top + 1)) for c in ctx.colours}
+    mine_val = {c: sum(v for cc, v in hand if cc == c) for c in ctx.colours}
+    mine_cnt = {c: sum(1 for cc, _v in hand if cc == c) for c in ctx.colours}
+    n_other = (ctx.top + 1)
+
+    def colour_cost(c):
+        if ctx.verkehrt:
+            return -0.15 * (full[c] - mine_val[c]) / max(1, ctx.n - 1)
+        if ctx.mild:
+            return 5 * 0.35 * (n_other - mine_cnt[c])
+        return 0.35 * (full[c] - mine_val[c])
+
+    def option_cost(text):
+        cards = [_card(t) for t in text.split("+")]
+        cols = {c for c, _v in cards}
+        cost = sum(colour_cost(c) for c in cols)
+        for c, v in cards:
+            if ctx.verkehrt:
+                cost -= v
+            elif ctx.mild:
+                cost += 5 - 0.2 * v  # laying out a high annoyance card removes a trick-winner
+            else:
+                cost += v
+        return cost
+
+    return min(legal, key=lambda t: (option_cost(t), t))
+
+
+def _colour(ctx: _Ctx, legal: list[str]) -> str:
+    def val(text):
+        ch = [COLOURS.index(c) for c in text.split("+")]
+        return _score([], ch, ctx.won, ctx.verkehrt, ctx.mild)
+    return max(legal, key=lambda t: (val(t), t))
+
+
+def _play(ctx: _Ctx, legal: list[str], rng: random.Random) -> str:
+    obs = ctx.obs
+    trick = [_card(t) for t in obs["trick"]["cards"]]
+    leader = obs["trick"]["leader"]
+    later = [(leader + i) % ctx.n for i in range(len(trick) + 1, ctx.n)]
+    sizes = obs["hand_sizes"]
+    u = len(ctx.unseen)
+    future = ctx.mean_future()
+    low = ctx.verkehrt
+    best, best_score = None, None
+    for text in legal:
+        card = _card(text)
+        cards = trick + [card]
+        lead = cards[0][0]
+        w = _winner(cards, low)
+        if w != len(cards) - 1:
+            p = 0.0
+        else:
+            has_trump = any(c != lead and v != 0 for c, v in cards)
+            beaters = sum(1 for x in ctx.unseen if _beats(x, card, lead, has_trump, low))
+            p = 1.0
+            for s in later:
+                h = sizes[s]
+                hold = 1.0 - (1.0 - beaters / u) ** h if u else 0.0
+                p *= 1.0 - 0.6 * hold
+        gain = ctx.value(cards) + future * len(later) if p > 0 else 0.0
+        score = p * gain - ctx.keep(card) + 1e-6 * rng.random()
+        if best_score is None or score > best_score:
+            best, best_score = text, score
+    return best
+
+
+def choose(observation: dict, legal: list[str], rng: random.Random | None = None) -> str:
+    if len(legal) == 1:
+        return legal[0]
+    rng = rng or random.Random(0)
+    ctx = _Ctx(observation)
+    kind = observation.get("decision")
+    if kind == "layout":
+        return _layout(ctx, legal)
+    if kind == "colour":
+        return _colour(ctx, legal)
+    return _play(ctx, legal, rng)
