@@ -321,7 +321,7 @@ def altered(state, seat: int, rng: random.Random):
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_observation_hides_what_section_12_hides(n):
     accepted = 0
-    for seed in range(12):
+    for seed in range(8):
         rng = random.Random(seed)
         st = trickcore.new_game("klaberjass", n, {}, 500 + seed)
         while not st.is_terminal():
@@ -337,7 +337,7 @@ def test_observation_hides_what_section_12_hides(n):
                         if st.current_player() == seat:
                             assert other.legal_actions() == st.legal_actions()
             st.apply_action(pick(st, rng))
-    assert accepted > 100
+    assert accepted > 60
 
 
 def test_two_player_packet_unknown_even_to_its_owner():

@@ -104,7 +104,7 @@ position = st.tuples(st.sampled_from([2, 3, 4]), st.integers(0, 3), st.permutati
                      st.integers(0, 3), st.integers(1, 9), st.integers(0, 3))
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=800, deadline=None)
 @given(position)
 def test_oracle_legal_cards_match_core(pos):
     n, trump, perm, k, size, leader = pos
@@ -120,7 +120,7 @@ def test_oracle_legal_cards_match_core(pos):
     assert moves == sorted(kj.parse_card(c) for c in want)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=800, deadline=None)
 @given(position)
 def test_oracle_trick_winner_and_points_match_core(pos):
     n, trump, perm, _k, _size, leader = pos
