@@ -245,4 +245,4 @@ def choose(observation: dict, legal: list[str], rng: random.Random | None = None
         if pick + "+belle" in legal:
             return pick + "+belle"
         return pick
-    return (rng or random).choice(legal) if rng is not None else legal[0]
+    return rng.choice(legal) if rng is not None else legal[0]
