@@ -53,6 +53,8 @@ COLOUR_NAMES = ("red", "blue", "green", "yellow", "brown", "violet")
 MAX_VALUE = (20, 20, 20, 18, 18, 18)
 FLAGS = ("verkehrt", "mild", "verschaerft", "nebel", "verspaetet")
 FORBIDDEN = (("mild", "verkehrt"), ("nebel", "verspaetet"))
+WHY_FORBIDDEN = {"mild": "mild is defined only as a penalty rule",
+                 "nebel": "nothing is laid out, so nothing can be hidden"}
 
 LAYOUT = 256        # + card id
 COLOUR = 512        # + colour
@@ -209,9 +211,8 @@ class StichelnState(GameState):
         o = self.options
         for a, b in FORBIDDEN:
             if o[a] and o[b]:
-                raise GameConfigError(
-                    f"Sticheln variants {a!r} and {b!r} cannot be combined (rules §3.6): "
-                    f"{'mild is defined only as a penalty rule' if 'mild' in (a, b) else 'nothing is laid out, so nothing can be hidden'}")
+                raise GameConfigError(f"Sticheln variants {a!r} and {b!r} cannot be combined "
+                                      f"(rules §3.6: {WHY_FORBIDDEN[a]})")
         n = num_players
         self.flags = {f: o[f] for f in FLAGS}
         self.variant = variant_name(self.flags)

@@ -91,9 +91,6 @@ class _Ctx:
             if lo:
                 seen.update(_card(t) for t in lo)
         self.unseen = [(c, v) for c in self.colours for v in range(self.top + 1) if (c, v) not in seen]
-        # opponents know my special colours once revealed (not im Nebel)
-        others = [obs["special_colours"][s] for s in range(self.n) if s != me]
-        self.public = all(x is not None for x in others) and not f["nebel"]
 
     def value(self, cards) -> float:
         """Change of my round score if ``cards`` join my won pile."""
@@ -136,13 +133,13 @@ def _layout(ctx: _Ctx, legal: list[str]) -> str:
     full = {c: sum(range(ctx.top + 1)) for c in ctx.colours}
     mine_val = {c: sum(v for cc, v in hand if cc == c) for c in ctx.colours}
     mine_cnt = {c: sum(1 for cc, _v in hand if cc == c) for c in ctx.colours}
-    n_other = (ctx.top + 1)
+    per_colour = ctx.top + 1
 
     def colour_cost(c):
         if ctx.verkehrt:
             return -0.15 * (full[c] - mine_val[c]) / max(1, ctx.n - 1)
         if ctx.mild:
-            return 5 * 0.35 * (n_other - mine_cnt[c])
+            return 5 * 0.35 * (per_colour - mine_cnt[c])
         return 0.35 * (full[c] - mine_val[c])
 
     def option_cost(text):
