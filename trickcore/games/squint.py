@@ -39,7 +39,7 @@ Card texts are shared by plays, bids and single discards: ``_parse`` uses the cu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from trickcore import _core
 from trickcore._core import Rng
@@ -207,6 +207,8 @@ def determine_contract(bids: list[int], dealer: int) -> Contract:
     for s in suits:
         count[s] += 1
     pattern = "-".join(str(c) for c in sorted((c for c in count if c), reverse=True))
+    if pattern == "5":
+        pattern = "5-0"  # the spec's name
     by_count = {}
     for suit in range(4):
         by_count.setdefault(count[suit], []).append(suit)
@@ -637,7 +639,7 @@ class SquintState(GameState):
         tp = self._play_tp
         if tp is not None:
             leader, moves, _led, _open = tp.current_trick()
-            obs["trick"] = {"leader": leader, "cards": [card_name(m) for m in moves]}
+            obs["trick"] = None if tp.over else {"leader": leader, "cards": [card_name(m) for m in moves]}
             done = tp.tricks
             obs["tricks"] = [{"leader": t[0], "cards": [card_name(m) for m in t[1]], "winner": t[2]}
                              for t in done]
