@@ -12,6 +12,7 @@ from libc.string cimport memset
 from trickcore._ccore cimport *
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
+from cpython.long cimport PyLong_AsLongAndOverflow
 
 from trickcore.errors import CoreError
 
@@ -193,8 +194,10 @@ cdef class Deck:
             out = tc_or(out, tc_cards_of(self.card_id(n)))
         return cards_to_int(out)
 
-    def move_text(self, int move):
+    def move_text(self, object move):
         """Text of a move: the card name, plus '=<strength>' for a declared card."""
+        if type(move) is not int or not 0 <= move < 256:
+            raise CoreError(TC_E_CARD, f"{move!r} is not a card move (0..255)")
         cdef int card = move & 127, decl = (move >> 7) & 1
         name = self.name(card)
         if self.d.role[card] & TC_ROLE_DECLARED:
@@ -564,10 +567,13 @@ cdef class StateCore:
 
         Illegal, malformed or out-of-turn actions raise IllegalActionError and
         leave the state unchanged."""
-        cdef int rc
-        if (self._fast and seat is None and type(action) is int and self._tp is not None
-                and 0 <= <long>action < 256 and not tc_play_over(&self._tp.s)):
-            rc = self._tp.play_c(action)
+        cdef int rc, overflow = 0
+        cdef long move = -1
+        if type(action) is int:
+            move = PyLong_AsLongAndOverflow(action, &overflow)   # huge ints: overflow, no error
+        if (self._fast and seat is None and overflow == 0 and 0 <= move < 256 and self._tp is not None
+                and not tc_play_over(&self._tp.s)):
+            rc = self._tp.play_c(<int>move)
             if rc >= 0:
                 self._actions.append(action)
                 if rc == 1 and tc_play_over(&self._tp.s):

@@ -234,7 +234,7 @@ class GameState(StateCore):
         if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
             try:
                 shown = self.action_to_string(action) if isinstance(action, int) else repr(action)
-            except (ValueError, KeyError, IndexError):
+            except (ValueError, KeyError, IndexError, OverflowError, TypeError):
                 shown = repr(action)
             raise IllegalActionError(
                 f"illegal {self.decision()} action {shown} for seat {self.current_player()}; legal: "
