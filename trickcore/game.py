@@ -93,6 +93,9 @@ class GameInfo:
     summary: str = ""
     variants: tuple[str, ...] = ()
     teams: Callable[[int], tuple[tuple[int, ...], ...]] | None = None
+    #: Checks combinations of options (raise GameConfigError); runs in resolve_options, so
+    #: the tournament runner rejects a bad combination when it reads the config.
+    validate: Callable[[dict], None] | None = None
 
     def resolve_options(self, options: dict | None, num_players: int | None = None) -> dict:
         """Fill defaults and validate ``options``; raise GameConfigError naming the bad key."""
@@ -106,6 +109,8 @@ class GameInfo:
         out = {}
         for spec in self.options:
             out[spec.name] = spec.check(options.get(spec.name, spec.default))
+        if self.validate is not None:
+            self.validate(out)
         return out
 
     def check_players(self, num_players: int) -> None:

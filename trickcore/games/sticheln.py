@@ -203,16 +203,20 @@ def _parse_card(text: str) -> int:
     return DECK.ids[t]
 
 
+def check_combination(options: dict) -> None:
+    """§3.6: mild + verkehrt and nebel + verspaetet are forbidden."""
+    for a, b in FORBIDDEN:
+        if options[a] and options[b]:
+            raise GameConfigError(f"Sticheln variants {a!r} and {b!r} cannot be combined "
+                                  f"(rules §3.6: {WHY_FORBIDDEN[a]})")
+
+
 class StichelnState(GameState):
     """A Sticheln match: ``rounds`` rounds of deal, laying out, tricks, (colour choice), scoring."""
 
     def __init__(self, num_players: int, options: dict | None = None, seed: int = 0):
-        super().__init__(num_players, options, seed)
+        super().__init__(num_players, options, seed)   # GameInfo.validate refuses forbidden combinations
         o = self.options
-        for a, b in FORBIDDEN:
-            if o[a] and o[b]:
-                raise GameConfigError(f"Sticheln variants {a!r} and {b!r} cannot be combined "
-                                      f"(rules §3.6: {WHY_FORBIDDEN[a]})")
         n = num_players
         self.flags = {f: o[f] for f in FLAGS}
         self.variant = variant_name(self.flags)
@@ -500,6 +504,7 @@ GAME_INFO = register(GameInfo(
         OptionSpec("rounds", int, 5, "rounds per match (C1)", minimum=1, maximum=100),
     ),
     factory=StichelnState,
+    validate=check_combination,
     summary="120 cards, no duty to follow, every other colour is trump (zeros never); "
             "minus points in your annoyance colour; 5 variants and their combinations",
     variants=VARIANTS))

@@ -245,8 +245,6 @@ def test_bad_actions_raise_and_leave_the_state_unchanged(n):
             st.apply_action("pass")
 
 
-@pytest.mark.xfail(raises=OverflowError, strict=True,
-                   reason="core bug: StateCore.apply_action casts the int to C long on the card fast path")
 def test_huge_int_action_on_the_card_fast_path():
     st = trickcore.new_game("klaberjass", 4, {"first_dealer": 0}, 1)
     while st.decision() != "play" or not st._fast:
