@@ -246,10 +246,6 @@ def test_unknown_options_and_bad_config():
         S.variant_options("classic+nothing")
 
 
-@pytest.mark.xfail(strict=False, raises=OverflowError,
-                   reason="core binding bug (reported; a fix is under way in _core.pyx): StateCore.apply_action "
-                          "cast the action with <long> on the fast path, so an int beyond C long raised "
-                          "OverflowError, not IllegalActionError.  Drop this marker once the fix is built.")
 def test_core_huge_int_action_during_card_play():
     state = trickcore.new_game("sticheln", 3, {"rounds": 1}, seed=5)
     while state.decision() == "layout":
