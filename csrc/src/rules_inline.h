@@ -67,74 +67,65 @@ static inline tc_cards tc__legal(const tc_deck *d, const tc_rules *r, const tc_t
     }
 }
 
-/* Effective strength of a card as played. */
-static inline int card_power(const tc_deck *d, const tc_rules *r, int card, int decl) {
-    if (d->role[card] & TC_ROLE_DECLARED) return d->decl_strength[decl];
-    if (r->trump >= 0 && d->suit[card] == r->trump) return d->trump_strength[card];
-    return d->strength[card];
-}
-
 /* Winning keys.  A card replaces the current winner iff its key is strictly
  * greater, so equal keys go to the card played first (Sticheln C7a, Jupiter and
  * Juno 6.7a); key 0 never wins.  key = class << 8 | order, classes:
  *   TC_WIN_TRUMP:   3 top trump (order 0: the first stays), 2 trump suit,
  *                   1 led suit, 0 other suit or always-playable card;
  *   TC_WIN_OFFLEAD: 2 trump (non-lead colour, not a zero; order = strength, or
- *                   255 - strength when the lowest wins), 1 lead colour, 0 zero. */
-static inline unsigned trump_key(const tc_deck *d, const tc_rules *r, const tc_trick *t, int card, int power) {
-    int role = d->role[card], suit = d->suit[card];
-    if (role & TC_ROLE_ALWAYS) return 0;
-    if (role & TC_ROLE_TOP_TRUMP) return 3u << 8;
-    if (r->trump >= 0 && suit == r->trump) return 2u << 8 | (unsigned)power;
-    if (suit == t->led) return 1u << 8 | (unsigned)power;
-    return 0;
-}
-
-static inline unsigned offlead_key(const tc_deck *d, const tc_rules *r, const tc_trick *t, int card, int power) {
-    if (d->suit[card] == t->led) return 1u << 8 | (unsigned)power;
-    if (d->rank[card] == 0) return 0;                 /* zeros are never trumps (C6) */
-    return 2u << 8 | (unsigned)(r->winner == TC_WIN_OFFLEAD_LOW ? 255 - power : power);
-}
-
+ *                   255 - strength when the lowest wins), 1 lead colour, 0 zero.
+ * The card's deck entries are read once into locals before the trick is written:
+ * uint8_t stores may alias the deck's uint8_t tables, so the compiler would reload. */
 static inline int tc__trick_add(const tc_deck *d, const tc_rules *r, tc_trick *t, int move) {
     int card = TC_MOVE_CARD(move), decl = TC_MOVE_DECL(move);
-    int i = t->n_played, power, pile = 0;
+    int i = t->n_played, power, pile = 0, role, suit, rank, trump = r->trump, led;
     unsigned key;
     if (i >= r->n_players) return TC_E_STATE;
     if (card >= d->n_cards) return TC_E_CARD;
-    power = card_power(d, r, card, decl);
+    role = d->role[card];
+    suit = d->suit[card];
+    rank = d->rank[card];
+    if (role & TC_ROLE_DECLARED) power = d->decl_strength[decl];          /* God card 6.5 */
+    else if (trump >= 0 && suit == trump) power = d->trump_strength[card];
+    else power = d->strength[card];
+    t->points += d->points[card];
     t->card[i] = (uint8_t)card;
     t->power[i] = (uint8_t)power;
     t->decl[i] = (uint8_t)decl;
     t->n_played = i + 1;
     t->cards.w[card >> 6] |= (uint64_t)1 << (card & 63);
-    t->points += d->points[card];
 
     switch (r->winner) {
     case TC_WIN_TRUMP:
-        if (t->led == TC_LED_NONE && !(d->role[card] & TC_ROLE_ALWAYS)) {
+        led = t->led;
+        if (led == TC_LED_NONE && !(role & TC_ROLE_ALWAYS)) {
             /* The first card that is not a lamb sets the led category (BJ 6.3). */
-            if ((d->role[card] & TC_ROLE_TOP_TRUMP) || (r->trump >= 0 && d->suit[card] == r->trump))
-                t->led = (int8_t)(r->trump >= 0 ? r->trump : TC_LED_TRUMP);
+            if ((role & TC_ROLE_TOP_TRUMP) || (trump >= 0 && suit == trump))
+                led = trump >= 0 ? trump : TC_LED_TRUMP;
             else
-                t->led = d->suit[card];
+                led = suit;
+            t->led = (int8_t)led;
         }
-        key = trump_key(d, r, t, card, power);
+        if (role & TC_ROLE_ALWAYS) key = 0;                   /* lambs never win (6.6) */
+        else if (role & TC_ROLE_TOP_TRUMP) key = 3u << 8;     /* first JUP/JUNO stays (6.7a) */
+        else if (trump >= 0 && suit == trump) key = 2u << 8 | (unsigned)power;
+        else if (suit == led) key = 1u << 8 | (unsigned)power;
+        else key = 0;
         break;
     case TC_WIN_OFFLEAD_HIGH:
     case TC_WIN_OFFLEAD_LOW:
-        if (i == 0) t->led = d->suit[card];        /* a led zero still sets the colour (D-5) */
-        key = offlead_key(d, r, t, card, power);
+        if (i == 0) t->led = (int8_t)suit;          /* a led zero still sets the colour (D-5) */
+        if (suit == t->led) key = 1u << 8 | (unsigned)power;
+        else if (rank == 0) key = 0;                /* zeros are never trumps (C6) */
+        else key = 2u << 8 | (unsigned)(r->winner == TC_WIN_OFFLEAD_LOW ? 255 - power : power);
         break;
-    case TC_WIN_DOUBLE: {
-        int suit = d->suit[card];
+    case TC_WIN_DOUBLE:
         if (t->open[0] == TC_NO_SUIT || suit == t->open[0]) t->open[0] = (int8_t)suit;
         else if (t->open[1] == TC_NO_SUIT || suit == t->open[1]) { t->open[1] = (int8_t)suit; pile = 1; }
         else pile = TC_PILE_PASS;                   /* a third-colour card is a pass (H3c) */
         if (i == 0) t->led = (int8_t)suit;
         key = pile == TC_PILE_PASS ? 0 : 1u << 8 | (unsigned)power;
         break;
-    }
     default:
         return TC_E_ARG;
     }
