@@ -240,6 +240,11 @@ def bid_action(text: str) -> int:
     return ZERO if zero else (LOCK_BASE if locked else BID_BASE) + t
 
 
+_BID_LEGAL = {(t, z): tuple([BID_BASE + k for k in range(1, t + 1)] + [LOCK_BASE + k for k in range(1, t + 1)]
+                             + ([ZERO] if z else []))
+              for t in range(1, MAX_T + 1) for z in (False, True)}
+
+
 def bid_options(t: int, zero_unused: bool) -> list[str]:
     """Legal bid texts (rule 5.6, 5.7, BJ-29), in action-id order."""
     return ([str(k) for k in range(1, t + 1)] + [f"{k}+L" for k in range(1, t + 1)]
@@ -366,19 +371,15 @@ class BeimJupiterState(GameState):
         self.bids: list[str | None] = [None] * n
         self.tricks_result: list[int] | None = None
         self.points_result: list[int] | None = None
+        self._done = 0                         # seats that have acted in this phase (colour / bid)
         self.phase = "colour"
         self._emit("round_start", round=r, dealer=self.dealer, start_player=self.start, tricks=self.t)
         for p in range(n):
             self._emit("deal", visible_to=[p], seat=p, cards=d.texts(self.hands[p]))
 
-    def _order_index(self, k: int) -> int:
-        return (self.start + k) % self.num_players
-
     def _current_player(self) -> int:
-        if self.phase == "colour":
-            return self._order_index(sum(c is not None for c in self.colour))
-        if self.phase == "bid":
-            return self._order_index(sum(b is not None for b in self.bids))
+        if self.phase == "colour" or self.phase == "bid":
+            return (self.start + self._done) % self.num_players
         if self.phase == "play" and self._tp is not None and not self._tp.over:
             return self._tp.to_move
         return TERMINAL
@@ -393,11 +394,7 @@ class BeimJupiterState(GameState):
             p = self._current_player()
             return [COLOUR_BASE + c for c in self.info_deck.cards(self.hands[p] & self.info_deck.number_mask)]
         if self.phase == "bid":
-            p = self._current_player()
-            out = [BID_BASE + k for k in range(1, self.t + 1)] + [LOCK_BASE + k for k in range(1, self.t + 1)]
-            if not self.zero_used[p]:
-                out.append(ZERO)
-            return out
+            return list(_BID_LEGAL[self.t, not self.zero_used[self._current_player()]])
         if self.phase == "play" and self._tp is not None and not self._tp.over:
             return self._tp.moves()
         return []
@@ -436,7 +433,8 @@ class BeimJupiterState(GameState):
             self.hands[p] &= ~(1 << card)
             self._emit("colour", visible_to=[p], seat=p, card=d.names[card])
             self._emit("colour_chosen", seat=p)
-            if all(c is not None for c in self.colour):
+            self._done += 1
+            if self._done == n:
                 self._reveal()
         elif self.phase == "bid":                                # D2, rule 5.6
             text = bid_text(action)
@@ -447,7 +445,8 @@ class BeimJupiterState(GameState):
             else:
                 self.table.setdefault(T, []).append([self.colour[p], p, locked])
             self._emit("bid", seat=p, bid=text)
-            if all(b is not None for b in self.bids):
+            self._done += 1
+            if self._done == n:
                 self.phase = "play"
                 trump = _core.NO_SUIT if self.trump is None else self.trump
                 self._start_play(d.deck, _core.FOLLOW_SUIT, _core.WIN_TRUMP, trump, self.hands, self.start, self.t)
@@ -466,6 +465,7 @@ class BeimJupiterState(GameState):
         self.trump = determine_trump(pool)                       # rule 5.5
         self._emit("trump", trump=self.trump_text())
         self.phase = "bid"
+        self._done = 0
 
     def trump_text(self) -> str | None:
         if not self.revealed:
