@@ -15,7 +15,7 @@ from trickcore.games import beim_jupiter as bj
 from .bj_helpers import check_events_replay_scores, check_invariants, info, new, play_random, to_decision
 
 FULL_CHECK_GAMES = 60       # per player count, invariants after every action
-LIGHT_GAMES = 400           # per player count, invariants at every decision kind change + at the end
+LIGHT_GAMES = 600           # per player count, invariants at every decision kind change + at the end
 
 
 def expected_actions(n: int) -> int:
