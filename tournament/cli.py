@@ -276,15 +276,50 @@ def replay_command(path, job, seat):
                + (f", forfeited seats {record['forfeited']}" if record.get("forfeited") else ""))
 
 
+@click.command("bench-runner")
+@click.option("--games", type=click.IntRange(min=1), default=40, show_default=True,
+              help="Games per table per measurement.")
+@click.option("--repeat", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Measurements per figure (floor and runner alternate); medians are shown.")
+@click.option("--exchanges", type=click.IntRange(min=100), default=4000, show_default=True,
+              help="Ping-pong round trips per floor measurement.")
+@click.option("-j", "--concurrency", "concurrencies", type=click.IntRange(min=1), multiple=True,
+              help="Tables in parallel (repeatable; default 1 and 2).")
+@click.option("--delivery", type=click.Choice(["immediate", "on-request", "both"]), default="both",
+              show_default=True, help="The tournament's event_delivery.")
+@click.option("--game", help="Game to play (default: 'reference' if registered).")
+@click.option("-p", "--players", type=int, help="Seats (default: the game's smallest count; 4 for reference).")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench_runner_command(games, repeat, exchanges, concurrencies, delivery, game, players, as_json):
+    """Benchmark the runner: decisions per second and runner overhead per decision with the
+    bundled random bot over pipes, against a pipe ping-pong floor measured in the same run
+    (definitions: docs/tournament.md, "Performance")."""
+    from tournament import bench
+
+    deliveries = ("immediate", "on-request") if delivery == "both" else (delivery,)
+    progress = None if as_json else (lambda msg: click.echo(f"  ... {msg}", err=True))
+    rows = bench.run(concurrencies or (1, 2), deliveries, games=games, repeat=repeat, exchanges=exchanges,
+                     game=game, players=players, progress=progress)
+    if as_json:
+        click.echo(json.dumps([r.to_json() for r in rows], indent=1))
+        return
+    game_name, seats = (game, players) if game else bench.default_game()
+    click.echo(f"runner benchmark: {game_name}, {players or seats} random bots over pipes, "
+               f"{games} games per table, median of {repeat}")
+    click.echo(bench.format_rows(rows))
+    click.echo("overhead = (game wall time - bot think time) per decision; floor = the same for a pipe "
+               "ping-pong between two processes; ratio = overhead / floor")
+
+
 def main() -> None:
     """``python -m tournament.cli``: the commands without the trickcore group."""
     group = click.Group("tournament", help="trickcore tournament runner.")
-    for cmd in (tournament_command, match_command, compliance_command, replay_command):
+    for cmd in (tournament_command, match_command, compliance_command, replay_command, bench_runner_command):
         group.add_command(cmd)
     group()
 
 
-__all__ = ["tournament_command", "match_command", "compliance_command", "replay_command"]
+__all__ = ["tournament_command", "match_command", "compliance_command", "replay_command", "bench_runner_command"]
 
 if __name__ == "__main__":
     main()

@@ -324,7 +324,7 @@ def parse_config(doc: dict, source: str = "config", config_dir: Path | None = No
     name = c.string(t, "name", "tournament", Path(source).stem if source != "config" else "tournament")
     candidate = c.string(t, "candidate", "tournament", None)
     auto_play_forced = c.boolean(t, "auto_play_forced", "tournament", False)
-    event_delivery = c.string(t, "event_delivery", "tournament", "immediate", EVENT_DELIVERY)
+    event_delivery = c.string(t, "event_delivery", "tournament", "on-request", EVENT_DELIVERY)
 
     # [time], [limits], [records]
     tt = c.table(doc, "time")

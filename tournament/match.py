@@ -34,24 +34,80 @@ class GameAborted(Exception):
 
 
 class Transcript:
-    """Every line both ways with its time since the game began, plus the runner's notes."""
+    """Every line both ways with its time since the game began, plus the runner's notes.
+
+    Recording is one tuple per write or read (a batch of lines sent at once is one entry);
+    the text is only formatted when the transcript is written."""
 
     def __init__(self) -> None:
         self.t0 = time.perf_counter()
         self.lines: list[tuple[float, int, str, str]] = []
 
     def sink(self, seat: int):
+        lines, t0, clock = self.lines, self.t0, time.perf_counter
+
         def add(direction: str, text: str) -> None:
-            self.lines.append((time.perf_counter() - self.t0, seat, direction, text))
+            lines.append((clock() - t0, seat, direction, text))
         return add
 
     def note(self, seat: int, text: str) -> None:
         self.lines.append((time.perf_counter() - self.t0, seat, "!", text))
 
     def text(self) -> str:
-        # ">" runner to bot, "<" bot to runner, "!" runner note.  Sorted by time because the
-        # reader threads append concurrently with the referee.
-        return "".join(f"{t:11.6f} seat{seat} {d} {line}\n" for t, seat, d, line in sorted(self.lines))
+        # ">" runner to bot, "<" bot to runner, "!" runner note, one line each.
+        out = []
+        for t, seat, d, text in sorted(self.lines, key=lambda entry: entry[0]):
+            prefix = f"{t:11.6f} seat{seat} {d} "
+            out.extend(prefix + line + "\n" for line in text.split("\n"))
+        return "".join(out)
+
+
+class EventFeed:
+    """The game's events as ``event`` lines, each encoded once, handed out to every seat that
+    may see it, in order.
+
+    The events come from ``GameState.events_since(start)`` (events with their visibility)
+    when the game state provides it, else from the base class's event list; a state with
+    neither falls back to ``events_for(seat, start)`` per seat, encoding per seat (the
+    result is identical, only slower).  ``sync()`` must be called after every action."""
+
+    def __init__(self, state, players: int):
+        self.state = state
+        self.cursor = [0] * players
+        self.lines: list[tuple[frozenset | None, str]] = []  # (visible_to or None, line), one per event
+        self._next = 0  # index of the game's next event not yet encoded
+        if callable(getattr(state, "events_since", None)):
+            self._source = state.events_since
+        elif callable(getattr(state, "_expand_plays", None)) and isinstance(state.__dict__.get("_events"), list):
+            self._source = self._base_events
+        else:
+            self._source = None
+        self.sync()
+
+    def _base_events(self, start: int):
+        state = self.state
+        state._expand_plays()  # entries before the returned index are final from then on
+        events = state._events
+        return events[start:], len(events)
+
+    def sync(self) -> None:
+        """Encode the events the last action added."""
+        if self._source is None:
+            return
+        new, self._next = self._source(self._next)
+        if new:
+            encode = wire.event
+            self.lines.extend([(visible, encode(data)) for visible, data in new])
+
+    def pending(self, seat: int) -> list[str]:
+        """The seat's events since the last call for it."""
+        start = self.cursor[seat]
+        if self._source is None:
+            events, self.cursor[seat] = self.state.events_for(seat, start)
+            return [wire.event(e) for e in events]
+        lines = self.lines
+        self.cursor[seat] = len(lines)
+        return [line for visible, line in lines[start:] if visible is None or seat in visible]
 
 
 @dataclasses.dataclass
@@ -129,6 +185,7 @@ class Table:
         transcript = Transcript()
         seats = [SeatState(bot, None) for bot in job.bots]
         fault_log: list[dict] = []
+        actions: list[dict] = []
         state = None
 
         def fault(seat: int, cls: str, detail: str) -> None:
@@ -140,7 +197,7 @@ class Table:
             if forfeit and st.forfeited is None:
                 st.forfeited = f"{cls}: {detail}"
             fault_log.append({"seat": seat, "bot": st.bot, "class": cls, "detail": detail, "outcome": outcome,
-                              "action_index": len(state.history) if state is not None else None})
+                              "action_index": len(actions) if state is not None else None})
             transcript.note(seat, f"fault {cls} ({outcome}): {detail}")
 
         def unreachable(seat: int, why: str) -> None:
@@ -153,47 +210,54 @@ class Table:
                 self.sessions.pop(st.bot, None)
 
         self._prepare_sessions(job, seats, transcript, fault)
+        setup_s = time.perf_counter() - transcript.t0  # starting and handshaking bots, if any
         state = new_game(cfg.game, cfg.players, cfg.game_options, job.seed)
         teams = cfg.game_info.teams(cfg.players) if cfg.game_info.teams is not None else None
         settings = {"decision_ms": cfg.time.decision_ms, "game_ms": cfg.time.game_ms,
                     "forced": "auto" if cfg.auto_play_forced else "ask", "protocol": wire.PROTOCOL_VERSION}
+        # newgame and its barrier in one write per bot, then the answers: the bots get ready
+        # in parallel.
+        barriers = {}
         for seat, st in enumerate(seats):
             if st.reachable:
-                st.session.send(wire.newgame({
+                barriers[seat] = st.session.barrier_send(wire.newgame({
                     "game": cfg.game, "options": state.options, "players": cfg.players, "seat": seat,
                     "names": list(job.bots), "teams": [list(t) for t in teams] if teams else None,
                     "settings": settings}))
-        for seat, st in enumerate(seats):
-            if st.reachable:
-                try:
-                    st.session.barrier()
-                except BotFault as f:
-                    fault(seat, f.cls, f"readiness barrier after newgame: {f.detail}")
-                    unreachable(seat, f.detail)
+        for seat, pending in barriers.items():
+            try:
+                seats[seat].session.barrier_wait(pending)
+            except BotFault as f:
+                fault(seat, f.cls, f"readiness barrier after newgame: {f.detail}")
+                unreachable(seat, f.detail)
 
-        immediate = cfg.event_delivery == "immediate"
-
-        def new_event_lines(seat: int) -> list[str]:
-            st = seats[seat]
-            events, st.event_cursor = state.events_for(seat, st.event_cursor)
-            return [wire.event(e) for e in events] if st.reachable else []
+        feed = EventFeed(state, cfg.players)
+        players = cfg.players
 
         def deliver(seat: int, *extra: str) -> None:
-            # A seat's new events (and any extra lines) in one write.
-            lines = new_event_lines(seat) + list(extra)
-            if lines and seats[seat].reachable:
-                seats[seat].session.send(*lines)
+            # A seat's new events (and any extra lines) in one write; an unreachable seat's
+            # events are dropped.
+            lines = feed.pending(seat)
+            if (lines or extra) and seats[seat].reachable:
+                seats[seat].session.send(*lines, *extra)
 
-        actions: list[dict] = []
+        # Immediate delivery: once a request is on its way, every other seat gets what it has
+        # not seen yet, so bots can follow the game while the asked bot thinks (and the asked
+        # bot is woken first).  On-request delivery leaves the events to each seat's next
+        # request or gameover: fewer writes, fewer wake-ups, the same lines.
+        after_send = None
+        if cfg.event_delivery == "immediate":
+            def after_send() -> None:
+                for other in range(players):
+                    if other != asked:
+                        deliver(other)
+
         mark = time.perf_counter()  # last moment the runner got a reply; overhead is measured from here
-        if immediate:
-            for seat in range(cfg.players):
-                if seat != state.current_player():
-                    deliver(seat)
+        asked = -1
         while not state.is_terminal():
             if self.stop.is_set():
                 raise GameAborted()
-            seat = state.current_player()
+            seat = asked = state.current_player()
             st = seats[seat]
             legal = state.legal_action_strings()
             decision = state.decision()
@@ -205,26 +269,20 @@ class Table:
             elif st.reachable and st.forfeited is None:
                 # The seat's pending events travel with its request, in the same write.
                 chosen = self._ask(state, seat, st, legal, decision, entry, mark, fault, unreachable,
-                                   new_event_lines(seat))
+                                   feed.pending(seat), after_send)
                 applied = chosen is not None
                 if "received" in entry:
                     mark = entry.pop("received")
             if chosen is None:
-                if immediate:
-                    deliver(seat)
                 # Reproducible substitute: the same game and position always get the same move.
-                rng = random.Random(f"{job.seed}:{job.job_id}:{len(state.history)}")
+                rng = random.Random(f"{job.seed}:{job.job_id}:{len(actions)}")
                 chosen = rng.choice(legal)
                 entry.setdefault("by", "substitute")
             if not applied:
                 state.apply_action(chosen)
             entry["action"] = chosen
             actions.append(entry)
-            if immediate:
-                following = state.current_player()
-                for other in range(cfg.players):
-                    if other != following:
-                        deliver(other)
+            feed.sync()
 
         scores = [float(s) for s in state.scores()]
         ranks = list(state.ranks())
@@ -235,10 +293,10 @@ class Table:
             if st.reachable:
                 st.session.games_played += 1
         return self._finish(job, state, seats, actions, fault_log, transcript, scores, ranks, forfeited,
-                            result_scores, result_ranks, started_at)
+                            result_scores, result_ranks, started_at, setup_s)
 
     def _ask(self, state, seat: int, st: SeatState, legal: list[str], decision: str, entry: dict, mark: float,
-             fault, unreachable, preceding: list[str]) -> str | None:
+             fault, unreachable, preceding: list[str], after_send) -> str | None:
         """Ask the seat's bot and apply its choice; return the choice, or None after a fault (the
         state is then unchanged and the caller substitutes)."""
         cfg = self.config
@@ -255,10 +313,11 @@ class Table:
                 return None
         payload = {"seat": seat, "decision": decision, "legal": legal, "view": state.observation(seat),
                    "time": {"decision_ms": round(budget_s * 1000, 3), "game_left_ms": game_left_ms}}
-        entry["runner_us"] = round((time.perf_counter() - mark) * 1e6, 1)
+        session = st.session
         try:
-            reply = st.session.ask(payload, legal, budget_s, tuple(preceding))
+            reply = session.ask(payload, legal, budget_s, preceding, after_send)
         except BotFault as f:
+            entry["runner_us"] = round((session.last_sent - mark) * 1e6, 1)
             if f.cls == "timeout":
                 st.think_s += budget_s
                 entry["ms"] = round(budget_s * 1000, 3)
@@ -269,25 +328,30 @@ class Table:
                 # A bot that is merely slow answers the barrier after its late reply; one that
                 # hangs does not, and is killed instead of costing a timeout per decision.
                 try:
-                    st.session.barrier()
+                    session.barrier()
                 except BotFault as g:
                     unreachable(seat, f"stalled after a timeout ({g.detail})")
             return None
+        # From the previous reply to this request's write: applying, events, view, JSON.
+        entry["runner_us"] = round((session.last_sent - mark) * 1e6, 1)
         st.think_s += reply.think_ms / 1000
         entry["ms"] = round(reply.think_ms, 3)
         entry["by"] = "bot"
         entry["received"] = reply.received
         try:
-            state.apply_action(reply.action)
+            # Parsed first, so that the canonical text of the option is known without
+            # rebuilding the history ("kh" may be accepted for "KH").
+            action = state.string_to_action(reply.action)
+            state.apply_action(action)
         except IllegalActionError as exc:
             fault(seat, "illegal", str(exc))
             entry["by"] = "substitute"
             entry["rejected"] = reply.action
             return None
-        return state.history[-1]
+        return reply.action if reply.action in legal else state.action_to_string(action)
 
     def _finish(self, job, state, seats, actions, fault_log, transcript, scores, ranks, forfeited, result_scores,
-                result_ranks, started_at) -> GameResult:
+                result_ranks, started_at, setup_s) -> GameResult:
         cfg = self.config
         failed = bool(fault_log)
         notes = {}
@@ -328,7 +392,7 @@ class Table:
             "runner_us": {"mean": round(sum(overheads) / len(overheads), 1) if overheads else None,
                           "max": max(overheads) if overheads else None, "decisions": len(overheads)},
             "started_at": started_at.isoformat(timespec="milliseconds"),
-            "duration_s": round(time.perf_counter() - transcript.t0, 4),
+            "duration_s": round(time.perf_counter() - transcript.t0, 6), "setup_s": round(setup_s, 6),
             "transcript": transcript_file, "stderr": stderr_files,
             "record": state.to_record(),
         }
@@ -354,5 +418,5 @@ def standing_results(scores: list[float], ranks: list[int], forfeited: list[int]
 
 # Fields of a game record that depend on timing, not on the games' course; drop them to
 # compare two runs (see results.comparable).
-TIMING_FIELDS = ("started_at", "duration_s", "think_ms", "runner_us", "transcript", "stderr", "notes")
+TIMING_FIELDS = ("started_at", "duration_s", "setup_s", "think_ms", "runner_us", "transcript", "stderr", "notes")
 TIMING_ACTION_FIELDS = ("ms", "runner_us")

@@ -35,7 +35,7 @@ _LIVE_LOCK = threading.Lock()
 _READ_CHUNK = 65536
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(slots=True)
 class OutputItem:
     """What the bot's stdout gave: a line, an over-long line, undecodable bytes, or EOF."""
 
@@ -85,7 +85,8 @@ class StderrTail:
 
 
 class BotProcess:
-    """A started bot program.  ``on_io(direction, text)`` sees every line both ways.
+    """A started bot program.  ``on_io(direction, text)`` sees every line both ways (a batch of
+    lines sent in one write comes as one call, the lines joined by newlines).
 
     ``send`` and ``next_output`` must be called from one thread (the owning table's)."""
 
@@ -127,10 +128,10 @@ class BotProcess:
         before the write.  (One write per batch: each write wakes the bot, which costs more
         than the write itself.  The time is taken before the write because the kernel may run
         the woken bot before the write returns: that time is the bot's, not the runner's.)"""
+        text = "\n".join(lines)
         if self.on_io:
-            for line in lines:
-                self.on_io(">", line)
-        data = ("\n".join(lines) + "\n").encode("utf-8")
+            self.on_io(">", text)  # one call per batch: the lines joined by newlines
+        data = (text + "\n").encode("utf-8")
         with self._wcond:
             handed_over = time.perf_counter()
             if self.stdin_error or self._stdin_closing:

@@ -28,7 +28,7 @@ class BotFault(Exception):
         self.detail = detail
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(slots=True)
 class Reply:
     action: str  # the option text the bot chose (an index reply already resolved)
     think_ms: float  # request handed to the bot -> reply line read
@@ -69,6 +69,7 @@ class BotSession:
         self._next_token = 1
         self._lines_in_window = 0
         self._io_sink: Callable[[str, str], None] | None = None
+        self.last_sent = 0.0  # perf_counter just before the last request was written
 
     # ---- lifecycle ----------------------------------------------------------------
     def set_io_sink(self, sink: Callable[[str, str], None] | None) -> None:
@@ -165,11 +166,19 @@ class BotSession:
 
     def barrier(self) -> None:
         """``isready`` -> ``readyok`` within ready_ms; stale replies on the way are skipped."""
+        self.barrier_wait(self.barrier_send())
+
+    def barrier_send(self, *preceding: str) -> tuple[str, float]:
+        """Send ``isready`` (after the ``preceding`` lines, in the same write); the answer is
+        awaited by :meth:`barrier_wait`, so that several bots can be made ready at once."""
         token = str(self._next_token)
         self._next_token += 1
         self._lines_in_window = 0
-        self.send(wire.isready(int(token)))
-        deadline = time.perf_counter() + self.time.ready_ms / 1000
+        sent = self.send(*preceding, wire.isready(int(token)))
+        return token, sent + self.time.ready_ms / 1000
+
+    def barrier_wait(self, pending: tuple[str, float]) -> None:
+        token, deadline = pending
         while True:
             line = self._next_line(deadline, waiting_for=f"'readyok {token}' within ready_ms = "
                                                          f"{self.time.ready_ms:g} ms")
@@ -178,14 +187,19 @@ class BotSession:
             if line.kind == "action":
                 self._check_stale(line)
 
-    def ask(self, payload: dict, legal: list[str], budget_s: float, preceding: tuple[str, ...] = ()) -> Reply:
+    def ask(self, payload: dict, legal: list[str], budget_s: float, preceding: tuple[str, ...] | list[str] = (),
+            after_send: Callable[[], None] | None = None) -> Reply:
         """Send a request (after the ``preceding`` lines, in the same write) and wait for its
-        action; raise BotFault for anything else."""
+        action; raise BotFault for anything else.  ``after_send`` runs once the request is on
+        its way, before waiting (work that the bot's thinking time can hide).  The time just
+        before the write is kept in ``last_sent``."""
         request_id = self._next_request_id
         self._next_request_id += 1
         self._lines_in_window = 0
-        sent = self.send(*preceding, wire.request(request_id, payload))
+        sent = self.last_sent = self.send(*preceding, wire.request(request_id, payload))
         deadline = sent + budget_s
+        if after_send is not None:
+            after_send()
         while True:
             line, received = self._next_line_timed(deadline, waiting_for=f"'action {request_id} ...' within "
                                                                          f"{budget_s * 1000:.0f} ms")

@@ -1,0 +1,282 @@
+"""Runner benchmark: decisions per second and runner overhead per decision, against a floor.
+
+    trickcore bench-runner [--games 40] [--repeat 3] [--delivery immediate|on-request|both]
+    python -m tournament.bench  (the same)
+
+What is measured (the definitions are also in docs/tournament.md, "Performance"):
+
+* **The runner**: a real tournament (``run_tournament``, records and transcripts as by
+  default) of the bundled random bot against three copies of itself over pipes, at
+  concurrency 1 and 2.  Each bot measures its own **think time**: from having read a
+  request line to just before writing its action (``TRICKCORE_BOT_TIMING``).
+* **Runner overhead per decision** = (sum over games of the game's wall time from the
+  first ``newgame`` to the finished record, i.e. ``duration_s - setup_s``, minus the sum
+  of the bots' think times) / number of decisions.  It is everything a decision costs
+  that is not the bot thinking: the runner's own work (applying the action, events,
+  the view, JSON, records), the pipe transfers both ways and the bots' own line reading.
+  Process start-up and handshakes (``setup_s``) are left out; they are per process, not
+  per decision.
+* **The floor**: a minimal pipe ping-pong between two processes measured in the same
+  run -- a driver writes a short request line, an echo process (written like the random
+  bot: Python, ``for line in sys.stdin``, write and flush) answers a short action line --
+  with the same definition: (wall time of N exchanges - the echo's own time) / N.  At
+  concurrency c, c such pairs run at once, like c tables.
+* Also reported: **decisions per second** (decisions / the tournament's whole wall time,
+  start-up included), the runner process's **CPU time per decision** (all its threads,
+  start-up included) next to the ping-pong driver's CPU time per exchange, and the
+  runner's self-measured latency p50 (``runner_us``: reply read -> next request written).
+
+Repeats alternate floor and runner and report medians: on a shared machine both see the
+same background load.  The machine is never quiet enough for a timed test, so this is a
+benchmark, not a test (bench/test_bench_runner.py runs it under pytest-benchmark).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tournament.config import BUNDLED_BOTS_DIR, parse_config
+
+# The echo side of the floor: written like the random bot (line iteration over sys.stdin,
+# write and flush), measuring its own time per line the same way.
+ECHO_SOURCE = r"""
+import sys, time
+clock = time.perf_counter
+think = 0.0
+count = 0
+out = sys.stdout
+for raw in sys.stdin:
+    start = clock()
+    command, _, rest = raw.rstrip("\r\n").partition(" ")
+    if command == "quit":
+        break
+    answer = "action 1 x\n"
+    think += clock() - start
+    count += 1
+    out.write(answer)
+    out.flush()
+sys.stderr.write(f"{think!r} {count}\n")
+"""
+
+# The driver side: the minimal loop a runner could be -- write a line, block reading the
+# answer.  It starts its echo process, warms up, waits for "go", runs, reports JSON.
+DRIVER_SOURCE = r"""
+import json, os, subprocess, sys, time
+n, warm, echo = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+child = subprocess.Popen([sys.executable, "-c", echo], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+fi, fo = child.stdin.fileno(), child.stdout.fileno()
+msg = b"request 1 1 {}\n"
+def exchange(k):
+    for _ in range(k):
+        os.write(fi, msg)
+        data = os.read(fo, 4096)
+        while not data.endswith(b"\n"):
+            data += os.read(fo, 4096)
+exchange(warm)
+sys.stdout.write("ready\n")
+sys.stdout.flush()
+sys.stdin.readline()
+t0, c0 = time.perf_counter(), time.process_time()
+exchange(n)
+wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+os.write(fi, b"quit\n")
+child.stdin.close()
+think, count = child.stderr.read().split()
+child.wait()
+print(json.dumps({"wall_s": wall, "cpu_s": cpu, "n": n, "echo_s_per_exchange": float(think) / int(count)}))
+"""
+
+
+@dataclasses.dataclass
+class FloorResult:
+    concurrency: int
+    exchanges: int  # per pair
+    overhead_us: float  # wall per exchange minus the echo's own time, mean over the pairs
+    wall_us: float  # wall per exchange
+    driver_cpu_us: float  # the driver's CPU time per exchange
+
+
+@dataclasses.dataclass
+class RunnerResult:
+    concurrency: int
+    delivery: str
+    games: int
+    decisions: int
+    wall_s: float  # the whole run_tournament call
+    play_s: float  # sum over games of duration_s - setup_s
+    think_s: float  # sum of the bots' own think times
+    cpu_s: float  # the runner process's CPU time (all threads) over the whole call
+    runner_us_p50: float | None  # the runner's self-measured latency reply -> next request
+
+    @property
+    def decisions_per_s(self) -> float:
+        return self.decisions / self.wall_s
+
+    @property
+    def overhead_us(self) -> float:
+        return (self.play_s - self.think_s) / self.decisions * 1e6
+
+    @property
+    def think_us(self) -> float:
+        return self.think_s / self.decisions * 1e6
+
+    @property
+    def cpu_us(self) -> float:
+        return self.cpu_s / self.decisions * 1e6
+
+
+def measure_floor(concurrency: int = 1, exchanges: int = 4000, warmup: int = 300) -> FloorResult:
+    """c ping-pong pairs at once; each driver times ``exchanges`` round trips after a warm-up."""
+    drivers = [subprocess.Popen([sys.executable, "-c", DRIVER_SOURCE, str(exchanges), str(warmup), ECHO_SOURCE],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+               for _ in range(concurrency)]
+    for d in drivers:
+        if d.stdout.readline().strip() != "ready":
+            raise RuntimeError("floor driver failed to start")
+    for d in drivers:
+        d.stdin.write("go\n")
+        d.stdin.flush()
+    reports = []
+    for d in drivers:
+        out, _ = d.communicate(timeout=600)
+        reports.append(json.loads(out))
+    over = [r["wall_s"] / r["n"] - r["echo_s_per_exchange"] for r in reports]
+    return FloorResult(concurrency, exchanges, statistics.fmean(over) * 1e6,
+                       statistics.fmean(r["wall_s"] / r["n"] for r in reports) * 1e6,
+                       statistics.fmean(r["cpu_s"] / r["n"] for r in reports) * 1e6)
+
+
+def default_game() -> tuple[str, int]:
+    from trickcore.games import list_games
+
+    names = {g.name: g for g in list_games()}
+    if "reference" in names:
+        return "reference", 4
+    g = sorted(names.values(), key=lambda g: g.name)[0]
+    return g.name, min(g.players)
+
+
+def measure_runner(concurrency: int = 1, games: int = 40, delivery: str = "immediate", game: str | None = None,
+                   players: int | None = None, workdir: str | Path | None = None) -> RunnerResult:
+    """A round robin of ``players`` random bots (one lineup, one game per deal) over ``games`` deals."""
+    from tournament.results import read_results
+    from tournament.runner import run_tournament
+
+    if game is None:
+        game, default_players = default_game()
+        players = players or default_players
+    if players is None:
+        from trickcore.games import get_game
+
+        players = min(get_game(game).players)
+    with tempfile.TemporaryDirectory(prefix="trickcore-bench-", dir=workdir) as tmp:
+        timing = Path(tmp) / "timing.txt"
+        out = Path(tmp) / "out"
+        bot = [sys.executable, str(BUNDLED_BOTS_DIR / "random_bot.py")]
+        doc = {"game": {"name": game, "players": players},
+               "tournament": {"name": "bench-runner", "format": "round-robin", "deals": games, "seed": 1,
+                              "concurrency": concurrency, "event_delivery": delivery, "output": str(out)},
+               "bots": [{"name": f"random-{i}", "command": bot, "options": {"seed": i},
+                         "env": {"TRICKCORE_BOT_TIMING": str(timing)}} for i in range(players)]}
+        config = parse_config(doc, "bench-runner")
+        t0, c0 = time.perf_counter(), time.process_time()
+        summary = run_tournament(config, out, check_bots=False)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        if summary.errors or summary.played != games:
+            raise RuntimeError(f"benchmark tournament failed: {summary.errors or summary}")
+        records = read_results(out)
+        decisions = sum(1 for r in records for a in r["actions"] if a.get("by") == "bot")
+        play_s = sum(r["duration_s"] - r["setup_s"] for r in records)
+        latencies = sorted(a["runner_us"] for r in records for a in r["actions"] if "runner_us" in a)
+        think_s = requests = 0
+        for line in timing.read_text().splitlines():
+            t, n = line.split()
+            think_s += float(t)
+            requests += int(n)
+        if requests != decisions:
+            raise RuntimeError(f"the bots report {requests} requests, the records {decisions} decisions")
+    return RunnerResult(concurrency, delivery, games, decisions, wall, play_s, think_s, cpu,
+                        latencies[len(latencies) // 2] if latencies else None)
+
+
+@dataclasses.dataclass
+class BenchRow:
+    concurrency: int
+    delivery: str
+    runner: RunnerResult  # the median run by overhead
+    floor: FloorResult  # the median run by overhead
+    overheads_us: list[float]
+    floors_us: list[float]
+
+    @property
+    def ratio(self) -> float:
+        return self.runner.overhead_us / self.floor.overhead_us
+
+    @property
+    def cpu_ratio(self) -> float:
+        return self.runner.cpu_us / self.floor.driver_cpu_us
+
+    def to_json(self) -> dict:
+        r, f = self.runner, self.floor
+        return {"concurrency": self.concurrency, "event_delivery": self.delivery, "games": r.games,
+                "decisions": r.decisions, "decisions_per_s": round(r.decisions_per_s, 1),
+                "overhead_us": round(r.overhead_us, 1), "floor_us": round(f.overhead_us, 1),
+                "ratio": round(self.ratio, 2), "bot_think_us": round(r.think_us, 1),
+                "runner_cpu_us": round(r.cpu_us, 1), "floor_cpu_us": round(f.driver_cpu_us, 1),
+                "cpu_ratio": round(self.cpu_ratio, 2), "runner_us_p50": r.runner_us_p50,
+                "overheads_us": [round(x, 1) for x in self.overheads_us],
+                "floors_us": [round(x, 1) for x in self.floors_us]}
+
+
+def _median_by(items, key):
+    ordered = sorted(items, key=key)
+    return ordered[(len(ordered) - 1) // 2]
+
+
+def run(concurrencies=(1, 2), deliveries=("immediate",), games: int = 40, repeat: int = 3,
+        exchanges: int = 4000, game: str | None = None, players: int | None = None, progress=None) -> list[BenchRow]:
+    rows = []
+    for delivery in deliveries:
+        for c in concurrencies:
+            runs, floors = [], []
+            for i in range(repeat):
+                if progress:
+                    progress(f"concurrency {c}, {delivery}: repeat {i + 1}/{repeat}")
+                floors.append(measure_floor(c, exchanges))
+                runs.append(measure_runner(c, games * c, delivery, game, players))
+            rows.append(BenchRow(c, delivery, _median_by(runs, lambda r: r.overhead_us),
+                                 _median_by(floors, lambda f: f.overhead_us),
+                                 [r.overhead_us for r in runs], [f.overhead_us for f in floors]))
+    return rows
+
+
+def format_rows(rows: list[BenchRow]) -> str:
+    header = ["tables", "events", "decisions/s", "overhead µs", "floor µs", "ratio", "bot think µs",
+              "runner CPU µs", "floor CPU µs", "CPU ratio", "runner_us p50"]
+    body = [[str(r.concurrency), r.delivery, f"{r.runner.decisions_per_s:,.0f}", f"{r.runner.overhead_us:.1f}",
+             f"{r.floor.overhead_us:.1f}", f"{r.ratio:.2f}x", f"{r.runner.think_us:.1f}", f"{r.runner.cpu_us:.1f}",
+             f"{r.floor.driver_cpu_us:.1f}", f"{r.cpu_ratio:.2f}x",
+             "-" if r.runner.runner_us_p50 is None else f"{r.runner.runner_us_p50:.0f}"] for r in rows]
+    widths = [max(len(x[i]) for x in [header, *body]) for i in range(len(header))]
+    lines = ["  ".join(c.rjust(w) for c, w in zip(x, widths)) for x in [header, *body]]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    from tournament.cli import bench_runner_command
+
+    bench_runner_command.main(argv, prog_name="python -m tournament.bench")
+
+
+if __name__ == "__main__":
+    main()
