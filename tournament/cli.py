@@ -37,37 +37,68 @@ def _parse_value(text: str):
 
 
 class _Progress:
-    """A progress bar with ETA on a terminal; a line every 10% otherwise (logs stay short)."""
+    """Live progress on stderr while a tournament runs (not with --quiet).
 
-    def __init__(self, quiet: bool):
+    On a terminal, one line redrawn in place: a bar, games done, elapsed time, ETA and
+    decisions per second.  Elsewhere (logs, CI) a plain line every 10% of the games, with
+    the same figures, so logs stay short."""
+
+    WIDTH = 24
+
+    def __init__(self, quiet: bool, stream=None, tty: bool | None = None):
         self.quiet = quiet
-        self.bar = None
-        self.tty = sys.stderr.isatty()
-        self.next_report = 0.1
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)()) if tty is None else tty
         self.start = time.monotonic()
-        self.shown = 0
+        self.base: int | None = None  # games already recorded when this run started (--resume)
+        self.decisions = 0
+        self.next_report = 0.1
+        self.last_draw = 0.0
+        self.drawn = False
+
+    def line(self, done: int, total: int) -> str:
+        elapsed = time.monotonic() - self.start
+        played = done - (self.base or 0)
+        left = total - done
+        eta = "--:--" if played <= 0 else _clock(elapsed / played * left)
+        rate = self.decisions / elapsed if elapsed > 0 else 0.0
+        share = done / total if total else 1.0
+        filled = int(share * self.WIDTH)
+        bar = "#" * filled + "-" * (self.WIDTH - filled)
+        return (f"[{bar}] {done}/{total} games {100 * share:3.0f}%  {_clock(elapsed)} elapsed, "
+                f"ETA {eta}, {rate:,.0f} decisions/s")
 
     def __call__(self, done: int, total: int, record: dict) -> None:
         if self.quiet:
             return
+        if self.base is None:
+            self.base = done - 1
+        self.decisions += sum(1 for a in record.get("actions", ()) if a.get("by") == "bot")
+        now = time.monotonic()
         if self.tty:
-            if self.bar is None:
-                self.bar = click.progressbar(length=total, label="games", show_eta=True, show_pos=True,
-                                             file=sys.stderr)
-                self.bar.__enter__()
-                self.bar.update(done - 1)
-                self.shown = done - 1
-            self.bar.update(done - self.shown)
-            self.shown = done
-        elif done / total >= self.next_report or done == total:
-            elapsed = time.monotonic() - self.start
-            click.echo(f"{done}/{total} games ({100 * done / total:.0f}%), {elapsed:.1f} s", err=True)
+            if done == total or now - self.last_draw >= 0.1:
+                self.stream.write("\r" + self.line(done, total) + "\x1b[K")
+                self.stream.flush()
+                self.last_draw = now
+                self.drawn = True
+        elif total and (done / total >= self.next_report or done == total):
+            self.stream.write(self.line(done, total) + "\n")
+            self.stream.flush()
             while self.next_report <= done / total:
                 self.next_report += 0.1
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
+        if self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.drawn = False
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(round(seconds))
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
 def _interrupt(signum, frame):
@@ -311,15 +342,37 @@ def bench_runner_command(games, repeat, exchanges, concurrencies, delivery, game
                "ping-pong between two processes; ratio = overhead / floor")
 
 
+@click.command("demo-standings")
+@click.option("--configs", "configs_dir", type=click.Path(exists=True, file_okay=False),
+              help="Folder with the demo configs (default: the checkout's configs/).")
+@click.option("--game", "games", multiple=True, help="Only this game's demo (repeatable).")
+@click.option("--deals", type=click.IntRange(min=1), help="Override each demo's number of deals.")
+@click.option("--out", type=click.Path(file_okay=False), help="Keep each run in OUT/<game> (default: temporary).")
+def demo_standings_command(configs_dir, games, deals, out):
+    """Run every per-game demo tournament (configs/demo*.toml) and print the standings as one
+    markdown table: game, bot, mean score with 95% confidence interval, win share, games."""
+    from tournament import demos
+
+    results = demos.run_demos(configs_dir or demos.CONFIGS_DIR, list(games), deals, out,
+                              progress=lambda msg: click.echo(f"  ... {msg}", err=True))
+    click.echo(demos.markdown_table(results))
+    errors = [e for r in results for e in r.errors]
+    for e in errors:
+        click.echo(f"error: {e}", err=True)
+    sys.exit(1 if errors else 0)
+
+
 def main() -> None:
     """``python -m tournament.cli``: the commands without the trickcore group."""
     group = click.Group("tournament", help="trickcore tournament runner.")
-    for cmd in (tournament_command, match_command, compliance_command, replay_command, bench_runner_command):
+    for cmd in (tournament_command, match_command, compliance_command, replay_command, bench_runner_command,
+                demo_standings_command):
         group.add_command(cmd)
     group()
 
 
-__all__ = ["tournament_command", "match_command", "compliance_command", "replay_command", "bench_runner_command"]
+__all__ = ["tournament_command", "match_command", "compliance_command", "replay_command", "bench_runner_command",
+           "demo_standings_command"]
 
 if __name__ == "__main__":
     main()

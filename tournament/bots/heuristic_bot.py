@@ -2,7 +2,9 @@
 """The heuristic bot: a per-game policy where one exists, random play otherwise.
 
 For game ``beim-jupiter`` it imports ``trickcore.policies.beim_jupiter`` and asks its
-``choose(observation, legal) -> option``.  The lookup is generic (importlib on the
+``choose(observation, legal, rng) -> option`` (``rng`` is a ``random.Random`` seeded by the
+bot's ``seed`` option, its seat and the request's number in the game, so games are
+reproducible; a policy taking only ``(observation, legal)`` works too).  The lookup is generic (importlib on the
 game name announced in ``newgame``), so a new game gets a heuristic bot by adding a
 policy module, without touching this file.  A game without a policy module, or a
 policy that returns something illegal or raises, falls back to a seeded random choice
@@ -12,6 +14,8 @@ and says so on stderr.
 from __future__ import annotations
 
 import importlib
+import inspect
+import random
 import sys
 from pathlib import Path
 
@@ -19,7 +23,7 @@ if __package__ in (None, ""):
     # Run as a file ({python} {bots}/heuristic_bot.py): make the checkout importable.
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tournament.bots.sdk import Bot, Option, run, seeded_choice  # noqa: E402
+from trickcore.bot import Bot, Option, run, seeded_choice  # noqa: E402
 
 POLICY_PACKAGE = "trickcore.policies"
 
@@ -42,7 +46,18 @@ def load_policy(game: str):
     choose = getattr(module, "choose", None)
     if not callable(choose):
         raise TypeError(f"{name} has no function choose(observation, legal)")
-    return choose
+    if _takes_rng(choose):
+        return choose
+    return lambda observation, legal, rng: choose(observation, legal)
+
+
+def _takes_rng(function) -> bool:
+    try:
+        params = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(positional) >= 3 or any(p.kind == p.VAR_POSITIONAL for p in params)
 
 
 class HeuristicBot(Bot):
@@ -53,9 +68,11 @@ class HeuristicBot(Bot):
     def __init__(self) -> None:
         super().__init__()
         self.policies: dict[str, object] = {}
+        self.requests = 0  # requests in the current game
 
     def new_game(self, game: dict) -> None:
         super().new_game(game)
+        self.requests = 0
         name = game.get("game", "")
         if name not in self.policies:
             self.policies[name] = load_policy(name)
@@ -64,9 +81,11 @@ class HeuristicBot(Bot):
 
     def choose(self, view: dict, legal: list[str], request: dict) -> str:
         policy = self.policies.get(self.game.get("game", ""))
+        self.requests += 1
         if policy is not None:
+            rng = random.Random(f"{self.options['seed']}:{self.game.get('seat')}:{self.requests}")
             try:
-                choice = policy(view, legal)
+                choice = policy(view, legal, rng)
             except Exception as exc:  # a policy bug costs a random move, not the game
                 print(f"heuristic: policy raised {exc!r}; playing randomly", file=sys.stderr)
             else:
