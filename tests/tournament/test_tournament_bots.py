@@ -12,9 +12,10 @@ import types
 import pytest
 
 from conftest import BOTS, bot_cmd
-from tournament.bots import heuristic_bot
-from tournament.bots.sdk import Bot, Option, run
+import trickcore.bot
+from tournament.bots import heuristic_bot, sdk
 from tournament.process import BotProcess
+from trickcore.bot import Bot, Option, run
 
 
 def converse(bot, lines: list[str]) -> list[str]:
@@ -48,6 +49,40 @@ def test_sdk_options_are_declared_and_parsed():
     assert got[-1] == "action 1 y"
 
 
+def test_sdk_has_one_implementation():
+    assert sdk.run is trickcore.bot.run and sdk.Bot is trickcore.bot.Bot and sdk.Option is trickcore.bot.Option
+
+
+def test_sdk_index_answers_and_events_only_when_wanted():
+    got = converse(lambda view, legal: len(legal) - 1, [request(4, ["a", "b", "c"]), 'event not json'])
+    assert got == ["action 4 #2"]  # an int is an index; events are not parsed by a function bot
+
+    class Tracker(Bot):
+        def __init__(self):
+            super().__init__()
+            self.seen = []
+
+        def event(self, event):
+            self.seen.append(event["type"])
+
+        def choose(self, view, legal, req):
+            return f"{legal[0]}" if self.seen == ["play", "trick"] else "confused"
+
+    bot = Tracker()
+    got = converse(bot, ['newgame {"game":"g","seat":1}', 'event {"type":"play"}', 'event {"type":"trick"}',
+                         request(1, ["x"]), 'gameover {"scores":[1,2]}', "quit"])
+    assert got == ["action 1 x"] and bot.game == {"game": "g", "seat": 1}
+
+
+def test_sdk_rejects_bad_declarations():
+    with pytest.raises(ValueError, match="type must be one of"):
+        Option("depth", "integer", 3)
+    with pytest.raises(ValueError, match="one word"):
+        Option("two words", "int", 3)
+    with pytest.raises(TypeError, match="choose"):
+        run(42, stdin=io.StringIO(""), stdout=io.StringIO())
+
+
 @pytest.fixture
 def toy_policy(monkeypatch):
     """A policy module for toy-tricks, as another team would write in trickcore/policies/."""
@@ -62,6 +97,18 @@ def test_heuristic_uses_the_game_policy(toy_policy):
     got = converse(heuristic_bot.HeuristicBot(), ["trickcore 1", 'newgame {"game":"toy-tricks"}',
                                                   request(1, ["A1", "B3", "A2"])])
     assert got[-1] == "action 1 B3"
+
+
+def test_heuristic_passes_a_seeded_rng_to_policies_that_take_one(toy_policy):
+    toy_policy.choose = lambda observation, legal, rng: rng.choice(legal)
+
+    def play() -> list[str]:
+        lines = ['newgame {"game":"toy-tricks","seat":2}'] + [request(i, [str(k) for k in range(50)])
+                                                             for i in range(1, 6)]
+        return converse(heuristic_bot.HeuristicBot(), lines)
+
+    first = play()
+    assert first == play() and len(set(first)) > 1  # reproducible, and not one fixed stream per call
 
 
 def test_heuristic_falls_back_to_random(toy_policy, capsys):

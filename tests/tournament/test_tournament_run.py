@@ -217,3 +217,49 @@ def test_cli_replay_rebuilds_a_recorded_game(tmp_path):
     assert f"ranks {record['ranks']}" in result.output
     missing = CliRunner().invoke(replay_command, [str(tmp_path / "o" / RESULTS_FILE), "--job", "t9-d9-s9"])
     assert missing.exit_code == 2 and "no game 't9-d9-s9'" in missing.output
+
+
+# ---- progress and the final table -----------------------------------------------------
+
+def test_progress_line_with_eta_in_logs_and_redrawn_on_a_terminal():
+    import io
+
+    from tournament.cli import _Progress
+
+    log = io.StringIO()
+    progress = _Progress(False, stream=log, tty=False)
+    record = {"actions": [{"by": "bot"}] * 10 + [{"by": "substitute"}]}
+    for done in range(1, 21):
+        progress(done, 20, record)
+    progress.close()
+    lines = log.getvalue().splitlines()
+    assert len(lines) == 10  # one line every 10%
+    assert lines[0].startswith("[") and "2/20 games  10%" in lines[0] and "ETA " in lines[0]
+    assert "decisions/s" in lines[0] and "20/20 games 100%" in lines[-1] and "ETA 0:00" in lines[-1]
+
+    term = io.StringIO()
+    progress = _Progress(False, stream=term, tty=True)
+    for done in range(6, 11):  # resumed at 5 of 10: the ETA counts only this run's games
+        progress(done, 10, record)
+    progress.close()
+    out = term.getvalue()
+    assert out.startswith("\r[") and "10/10 games 100%" in out and out.endswith("\n")
+
+    quiet = io.StringIO()
+    progress = _Progress(True, stream=quiet, tty=True)
+    progress(1, 2, record)
+    progress.close()
+    assert quiet.getvalue() == ""
+
+
+def test_final_standings_table_columns(tmp_path):
+    path = write_config(tmp_path, duplicate_doc(deals=2))
+    result = CliRunner().invoke(tournament_command, [str(path), "--out", str(tmp_path / "o"), "-j", "2"])
+    assert result.exit_code == 0, result.output
+    header = next(line for line in result.output.splitlines() if line.startswith("#"))
+    for column in ("bot", "games", "score", "±95%", "win%", "mu±sigma", "faults", "forfeit"):
+        assert column in header.split(), column
+    rows = [line.split() for line in result.output.splitlines() if line[:1].isdigit() and "heuristic" in line]
+    assert rows and rows[0][2] == "12" and rows[0][4] != "-"  # 2 deal groups: a confidence interval
+    quiet = CliRunner().invoke(tournament_command, [str(path), "--out", str(tmp_path / "q"), "-q"])
+    assert quiet.exit_code == 0 and "mu±sigma" not in quiet.output and "ETA" not in quiet.output

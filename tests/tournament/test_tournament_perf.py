@@ -1,0 +1,111 @@
+"""What the runner's speed-ups must not change, and the runner benchmark's plumbing
+(functional checks only: timing is for `trickcore bench-runner`, never for tests)."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from conftest import bot_cmd
+from tournament import bench, wire
+from tournament.match import EventFeed
+from trickcore.games import list_games, new_game
+
+
+def quick_options(name: str) -> dict:
+    return {"squint": {"deal_limit": 1}, "hattrick": {"games": 1}, "sticheln": {"rounds": 1}}.get(name, {})
+
+
+@pytest.mark.parametrize("name", sorted(g.name for g in list_games()))
+def test_event_feed_gives_each_seat_exactly_its_events(name):
+    """Events encoded once and shared must equal the per-seat public API, for every game."""
+    info = next(g for g in list_games() if g.name == name)
+    for players in sorted(info.players)[:2]:
+        for seed in (1, 2):
+            state = new_game(name, players, quick_options(name), seed)
+            feed = EventFeed(state, players)
+            reference = EventFeed(state, players)
+            reference._source = None  # the fallback: events_for(seat, start) per seat
+            assert feed._source is not None
+            rng = random.Random(seed)
+            got = [[] for _ in range(players)]
+            want = [[] for _ in range(players)]
+            steps = 0
+            while not state.is_terminal() and steps < 400:
+                state.apply_action(rng.choice(state.legal_action_strings()))
+                feed.sync()
+                steps += 1
+                for seat in range(players):
+                    if rng.random() < 0.5:  # seats read at different times, as with on-request delivery
+                        got[seat] += feed.pending(seat)
+                        want[seat] += reference.pending(seat)
+            for seat in range(players):
+                got[seat] += feed.pending(seat)
+                want[seat] += reference.pending(seat)
+                assert got[seat] == want[seat], (name, players, seed, seat)
+                assert all(line.startswith("event {") for line in got[seat])
+
+
+def test_random_bot_reports_its_think_time(tmp_path):
+    timing = tmp_path / "timing.txt"
+    payload = json.dumps({"legal": ["a", "b"], "view": {}})
+    lines = ["trickcore 1", "isready 1"] + [f"request {i} 2 {payload}" for i in range(1, 4)] + ["quit"]
+    proc = subprocess.run(bot_cmd("random_bot.py"), input="\n".join(lines) + "\n", capture_output=True, text=True,
+                          timeout=30, env={"TRICKCORE_BOT_TIMING": str(timing), "PATH": ""})
+    assert proc.returncode == 0 and proc.stdout.count("action ") == 3
+    think, requests = timing.read_text().split()
+    assert int(requests) == 3 and 0 < float(think) < 1
+
+
+def test_runner_benchmark_plumbing():
+    """Tiny sizes: checks that the figures are computed and consistent, not how fast they are."""
+    floor = bench.measure_floor(concurrency=2, exchanges=200, warmup=20)
+    assert floor.concurrency == 2 and floor.wall_us > 0 and floor.driver_cpu_us > 0
+    assert floor.overhead_us <= floor.wall_us
+    run = bench.measure_runner(concurrency=1, games=2, game="toy-tricks", players=2)
+    assert run.games == 2 and run.decisions > 0 and run.think_s > 0
+    assert run.play_s <= run.wall_s and run.decisions_per_s > 0 and run.cpu_us > 0
+    row = bench.BenchRow(1, "on-request", run, floor, [run.overhead_us], [floor.overhead_us])
+    assert row.ratio == pytest.approx(run.overhead_us / floor.overhead_us)
+    table = bench.format_rows([row])
+    assert "decisions/s" in table and "ratio" in table and table.count("\n") == 2
+    assert set(row.to_json()) >= {"decisions_per_s", "overhead_us", "floor_us", "ratio", "runner_cpu_us"}
+
+
+def test_bench_runner_command_runs(monkeypatch):
+    from click.testing import CliRunner
+
+    from tournament.cli import bench_runner_command
+
+    result = CliRunner().invoke(bench_runner_command, ["--games", "1", "--repeat", "1", "--exchanges", "100",
+                                                       "-j", "1", "--delivery", "immediate", "--game", "toy-tricks",
+                                                       "-p", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.output)
+    assert row["concurrency"] == 1 and row["event_delivery"] == "immediate" and row["decisions"] > 0
+
+
+def test_wire_garbage_check():
+    assert not wire.is_garbage("action 3 KH\tnote")
+    assert all(wire.is_garbage(f"action 3 K{c}") for c in ("\x00", "\x07", "\x1b", "\x7f", "\n"))
+    assert not wire.is_garbage("info naïve ünïcode")
+
+
+def test_no_history_rebuild_per_decision(tmp_path, monkeypatch):
+    """``GameState.history`` is O(actions); calling it per decision made long games quadratic."""
+    from tournament.config import parse_config
+    from tournament.runner import run_tournament
+    from trickcore.game import GameState
+
+    calls = []
+    original = GameState.history
+    monkeypatch.setattr(GameState, "history", property(lambda self: calls.append(1) or original.fget(self)))
+    doc = {"game": {"name": "toy-tricks", "players": 2}, "tournament": {"deals": 2, "seed": 1, "concurrency": 1},
+           "bots": [{"name": f"r{i}", "command": [sys.executable, bot_cmd("random_bot.py")[1]]} for i in range(2)]}
+    summary = run_tournament(parse_config(doc), tmp_path / "out", check_bots=False)
+    assert summary.played == 2
+    assert len(calls) <= 2 * 2  # to_record() at the end of each game, not once per decision
