@@ -1,0 +1,46 @@
+"""Runner benchmarks (pytest-benchmark): run with `pytest bench/test_bench_runner.py --benchmark-enable`.
+
+Each benchmark plays a real tournament of the bundled random bot over pipes (the reference
+game, 4 seats) and records, in `extra_info`, decisions per second, the runner overhead per
+decision and the pipe ping-pong floor measured right before it in the same session, and
+their ratio.  Definitions: docs/tournament.md, "Performance"; the same figures with
+repeats and medians: `trickcore bench-runner`.  The issue's goal: overhead <= 3x floor.
+"""
+
+import pytest
+
+from tournament import bench
+
+GAMES_PER_TABLE = 30
+
+
+@pytest.mark.parametrize("delivery", ["on-request", "immediate"])
+@pytest.mark.parametrize("concurrency", [1, 2])
+def test_runner_overhead_per_decision(benchmark, concurrency, delivery):
+    floor = bench.measure_floor(concurrency, exchanges=4000)
+    result = {}
+
+    def play():
+        result["run"] = bench.measure_runner(concurrency, GAMES_PER_TABLE * concurrency, delivery)
+
+    benchmark.pedantic(play, rounds=1, iterations=1)
+    run = result["run"]
+    benchmark.extra_info.update({
+        "concurrency": concurrency, "event_delivery": delivery, "decisions": run.decisions,
+        "decisions_per_s": round(run.decisions_per_s, 1), "overhead_us": round(run.overhead_us, 1),
+        "floor_us": round(floor.overhead_us, 1), "ratio_to_floor": round(run.overhead_us / floor.overhead_us, 2),
+        "bot_think_us": round(run.think_us, 1), "runner_cpu_us": round(run.cpu_us, 1),
+        "floor_cpu_us": round(floor.driver_cpu_us, 1), "runner_us_p50": run.runner_us_p50})
+
+
+@pytest.mark.parametrize("concurrency", [1, 2])
+def test_pipe_ping_pong_floor(benchmark, concurrency):
+    result = {}
+
+    def ping_pong():
+        result["floor"] = bench.measure_floor(concurrency, exchanges=4000)
+
+    benchmark.pedantic(ping_pong, rounds=3, iterations=1)
+    f = result["floor"]
+    benchmark.extra_info.update({"concurrency": concurrency, "floor_us": round(f.overhead_us, 2),
+                                 "wall_us": round(f.wall_us, 2), "driver_cpu_us": round(f.driver_cpu_us, 2)})
