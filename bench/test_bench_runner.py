@@ -14,33 +14,37 @@ from tournament import bench
 GAMES_PER_TABLE = 30
 
 
+@pytest.mark.parametrize("affinity", ["none", "table"])
 @pytest.mark.parametrize("delivery", ["on-request", "immediate"])
 @pytest.mark.parametrize("concurrency", [1, 2])
-def test_runner_overhead_per_decision(benchmark, concurrency, delivery):
-    floor = bench.measure_floor(concurrency, exchanges=4000)
+def test_runner_overhead_per_decision(benchmark, concurrency, delivery, affinity):
+    floor = bench.measure_floor(concurrency, exchanges=4000, pinned=affinity == "table")
     result = {}
 
     def play():
-        result["run"] = bench.measure_runner(concurrency, GAMES_PER_TABLE * concurrency, delivery)
+        result["run"] = bench.measure_runner(concurrency, GAMES_PER_TABLE * concurrency, delivery,
+                                             affinity=affinity)
 
     benchmark.pedantic(play, rounds=1, iterations=1)
     run = result["run"]
     benchmark.extra_info.update({
-        "concurrency": concurrency, "event_delivery": delivery, "decisions": run.decisions,
+        "concurrency": concurrency, "event_delivery": delivery, "cpu_affinity": affinity,
+        "decisions": run.decisions,
         "decisions_per_s": round(run.decisions_per_s, 1), "overhead_us": round(run.overhead_us, 1),
         "floor_us": round(floor.overhead_us, 1), "ratio_to_floor": round(run.overhead_us / floor.overhead_us, 2),
         "bot_think_us": round(run.think_us, 1), "runner_cpu_us": round(run.cpu_us, 1),
         "floor_cpu_us": round(floor.driver_cpu_us, 1), "runner_us_p50": run.runner_us_p50})
 
 
+@pytest.mark.parametrize("pinned", [False, True])
 @pytest.mark.parametrize("concurrency", [1, 2])
-def test_pipe_ping_pong_floor(benchmark, concurrency):
+def test_pipe_ping_pong_floor(benchmark, concurrency, pinned):
     result = {}
 
     def ping_pong():
-        result["floor"] = bench.measure_floor(concurrency, exchanges=4000)
+        result["floor"] = bench.measure_floor(concurrency, exchanges=4000, pinned=pinned)
 
     benchmark.pedantic(ping_pong, rounds=3, iterations=1)
     f = result["floor"]
-    benchmark.extra_info.update({"concurrency": concurrency, "floor_us": round(f.overhead_us, 2),
+    benchmark.extra_info.update({"concurrency": concurrency, "pinned": pinned, "floor_us": round(f.overhead_us, 2),
                                  "wall_us": round(f.wall_us, 2), "driver_cpu_us": round(f.driver_cpu_us, 2)})

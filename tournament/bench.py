@@ -70,7 +70,9 @@ sys.stderr.write(f"{think!r} {count}\n")
 # answer.  It starts its echo process, warms up, waits for "go", runs, reports JSON.
 DRIVER_SOURCE = r"""
 import json, os, subprocess, sys, time
-n, warm, echo = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+n, warm, echo, cpu = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+if cpu >= 0:
+    os.sched_setaffinity(0, {cpu})  # the echo process inherits it: both on one CPU
 child = subprocess.Popen([sys.executable, "-c", echo], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE)
 fi, fo = child.stdin.fileno(), child.stdout.fileno()
@@ -99,6 +101,7 @@ print(json.dumps({"wall_s": wall, "cpu_s": cpu, "n": n, "echo_s_per_exchange": f
 @dataclasses.dataclass
 class FloorResult:
     concurrency: int
+    pinned: bool  # each pair on one CPU (pair i on the i-th CPU), like cpu_affinity = "table"
     exchanges: int  # per pair
     overhead_us: float  # wall per exchange minus the echo's own time, mean over the pairs
     wall_us: float  # wall per exchange
@@ -109,6 +112,7 @@ class FloorResult:
 class RunnerResult:
     concurrency: int
     delivery: str
+    affinity: str  # the tournament's cpu_affinity
     games: int
     decisions: int
     wall_s: float  # the whole run_tournament call
@@ -134,11 +138,18 @@ class RunnerResult:
         return self.cpu_s / self.decisions * 1e6
 
 
-def measure_floor(concurrency: int = 1, exchanges: int = 4000, warmup: int = 300) -> FloorResult:
-    """c ping-pong pairs at once; each driver times ``exchanges`` round trips after a warm-up."""
-    drivers = [subprocess.Popen([sys.executable, "-c", DRIVER_SOURCE, str(exchanges), str(warmup), ECHO_SOURCE],
+def _cpus() -> list[int]:
+    return sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+
+
+def measure_floor(concurrency: int = 1, exchanges: int = 4000, warmup: int = 300, pinned: bool = False) -> FloorResult:
+    """c ping-pong pairs at once; each driver times ``exchanges`` round trips after a warm-up.
+    ``pinned`` puts each pair on one CPU (pair i on the i-th CPU)."""
+    cpus = _cpus() if pinned else []
+    drivers = [subprocess.Popen([sys.executable, "-c", DRIVER_SOURCE, str(exchanges), str(warmup), ECHO_SOURCE,
+                                 str(cpus[i % len(cpus)] if cpus else -1)],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-               for _ in range(concurrency)]
+               for i in range(concurrency)]
     for d in drivers:
         if d.stdout.readline().strip() != "ready":
             raise RuntimeError("floor driver failed to start")
@@ -150,7 +161,7 @@ def measure_floor(concurrency: int = 1, exchanges: int = 4000, warmup: int = 300
         out, _ = d.communicate(timeout=600)
         reports.append(json.loads(out))
     over = [r["wall_s"] / r["n"] - r["echo_s_per_exchange"] for r in reports]
-    return FloorResult(concurrency, exchanges, statistics.fmean(over) * 1e6,
+    return FloorResult(concurrency, bool(cpus), exchanges, statistics.fmean(over) * 1e6,
                        statistics.fmean(r["wall_s"] / r["n"] for r in reports) * 1e6,
                        statistics.fmean(r["cpu_s"] / r["n"] for r in reports) * 1e6)
 
@@ -165,8 +176,9 @@ def default_game() -> tuple[str, int]:
     return g.name, min(g.players)
 
 
-def measure_runner(concurrency: int = 1, games: int = 40, delivery: str = "immediate", game: str | None = None,
-                   players: int | None = None, workdir: str | Path | None = None) -> RunnerResult:
+def measure_runner(concurrency: int = 1, games: int = 40, delivery: str = "on-request", game: str | None = None,
+                   players: int | None = None, workdir: str | Path | None = None,
+                   affinity: str = "none") -> RunnerResult:
     """A round robin of ``players`` random bots (one lineup, one game per deal) over ``games`` deals."""
     from tournament.results import read_results
     from tournament.runner import run_tournament
@@ -184,7 +196,8 @@ def measure_runner(concurrency: int = 1, games: int = 40, delivery: str = "immed
         bot = [sys.executable, str(BUNDLED_BOTS_DIR / "random_bot.py")]
         doc = {"game": {"name": game, "players": players},
                "tournament": {"name": "bench-runner", "format": "round-robin", "deals": games, "seed": 1,
-                              "concurrency": concurrency, "event_delivery": delivery, "output": str(out)},
+                              "concurrency": concurrency, "event_delivery": delivery, "cpu_affinity": affinity,
+                              "output": str(out)},
                "bots": [{"name": f"random-{i}", "command": bot, "options": {"seed": i},
                          "env": {"TRICKCORE_BOT_TIMING": str(timing)}} for i in range(players)]}
         config = parse_config(doc, "bench-runner")
@@ -204,7 +217,7 @@ def measure_runner(concurrency: int = 1, games: int = 40, delivery: str = "immed
             requests += int(n)
         if requests != decisions:
             raise RuntimeError(f"the bots report {requests} requests, the records {decisions} decisions")
-    return RunnerResult(concurrency, delivery, games, decisions, wall, play_s, think_s, cpu,
+    return RunnerResult(concurrency, delivery, affinity, games, decisions, wall, play_s, think_s, cpu,
                         latencies[len(latencies) // 2] if latencies else None)
 
 
@@ -212,8 +225,9 @@ def measure_runner(concurrency: int = 1, games: int = 40, delivery: str = "immed
 class BenchRow:
     concurrency: int
     delivery: str
+    affinity: str
     runner: RunnerResult  # the median run by overhead
-    floor: FloorResult  # the median run by overhead
+    floor: FloorResult  # the median run by overhead (pinned like the runner)
     overheads_us: list[float]
     floors_us: list[float]
 
@@ -227,8 +241,8 @@ class BenchRow:
 
     def to_json(self) -> dict:
         r, f = self.runner, self.floor
-        return {"concurrency": self.concurrency, "event_delivery": self.delivery, "games": r.games,
-                "decisions": r.decisions, "decisions_per_s": round(r.decisions_per_s, 1),
+        return {"concurrency": self.concurrency, "event_delivery": self.delivery, "cpu_affinity": self.affinity,
+                "games": r.games, "decisions": r.decisions, "decisions_per_s": round(r.decisions_per_s, 1),
                 "overhead_us": round(r.overhead_us, 1), "floor_us": round(f.overhead_us, 1),
                 "ratio": round(self.ratio, 2), "bot_think_us": round(r.think_us, 1),
                 "runner_cpu_us": round(r.cpu_us, 1), "floor_cpu_us": round(f.driver_cpu_us, 1),
@@ -242,30 +256,35 @@ def _median_by(items, key):
     return ordered[(len(ordered) - 1) // 2]
 
 
-def run(concurrencies=(1, 2), deliveries=("immediate",), games: int = 40, repeat: int = 3,
-        exchanges: int = 4000, game: str | None = None, players: int | None = None, progress=None) -> list[BenchRow]:
+def run(concurrencies=(1, 2), deliveries=("on-request",), affinities=("none", "table"), games: int = 40,
+        repeat: int = 3, exchanges: int = 4000, game: str | None = None, players: int | None = None,
+        progress=None) -> list[BenchRow]:
+    """Every combination; within one, floor and runner alternate ``repeat`` times (medians)."""
     rows = []
-    for delivery in deliveries:
-        for c in concurrencies:
-            runs, floors = [], []
-            for i in range(repeat):
-                if progress:
-                    progress(f"concurrency {c}, {delivery}: repeat {i + 1}/{repeat}")
-                floors.append(measure_floor(c, exchanges))
-                runs.append(measure_runner(c, games * c, delivery, game, players))
-            rows.append(BenchRow(c, delivery, _median_by(runs, lambda r: r.overhead_us),
-                                 _median_by(floors, lambda f: f.overhead_us),
-                                 [r.overhead_us for r in runs], [f.overhead_us for f in floors]))
+    for affinity in affinities:
+        for delivery in deliveries:
+            for c in concurrencies:
+                runs, floors = [], []
+                for i in range(repeat):
+                    if progress:
+                        progress(f"{c} table{'s' if c > 1 else ''}, {delivery}, cpu_affinity {affinity}: "
+                                 f"{i + 1}/{repeat}")
+                    floors.append(measure_floor(c, exchanges, pinned=affinity == "table"))
+                    runs.append(measure_runner(c, games * c, delivery, game, players, affinity=affinity))
+                rows.append(BenchRow(c, delivery, affinity, _median_by(runs, lambda r: r.overhead_us),
+                                     _median_by(floors, lambda f: f.overhead_us),
+                                     [r.overhead_us for r in runs], [f.overhead_us for f in floors]))
     return rows
 
 
 def format_rows(rows: list[BenchRow]) -> str:
-    header = ["tables", "events", "decisions/s", "overhead µs", "floor µs", "ratio", "bot think µs",
+    header = ["tables", "events", "affinity", "decisions/s", "overhead µs", "floor µs", "ratio", "bot think µs",
               "runner CPU µs", "floor CPU µs", "CPU ratio", "runner_us p50"]
-    body = [[str(r.concurrency), r.delivery, f"{r.runner.decisions_per_s:,.0f}", f"{r.runner.overhead_us:.1f}",
-             f"{r.floor.overhead_us:.1f}", f"{r.ratio:.2f}x", f"{r.runner.think_us:.1f}", f"{r.runner.cpu_us:.1f}",
-             f"{r.floor.driver_cpu_us:.1f}", f"{r.cpu_ratio:.2f}x",
-             "-" if r.runner.runner_us_p50 is None else f"{r.runner.runner_us_p50:.0f}"] for r in rows]
+    body = [[str(r.concurrency), r.delivery, r.affinity, f"{r.runner.decisions_per_s:,.0f}",
+             f"{r.runner.overhead_us:.1f}", f"{r.floor.overhead_us:.1f}", f"{r.ratio:.2f}x",
+             f"{r.runner.think_us:.1f}", f"{r.runner.cpu_us:.1f}", f"{r.floor.driver_cpu_us:.1f}",
+             f"{r.cpu_ratio:.2f}x", "-" if r.runner.runner_us_p50 is None else f"{r.runner.runner_us_p50:.0f}"]
+            for r in rows]
     widths = [max(len(x[i]) for x in [header, *body]) for i in range(len(header))]
     lines = ["  ".join(c.rjust(w) for c, w in zip(x, widths)) for x in [header, *body]]
     lines.insert(1, "  ".join("-" * w for w in widths))

@@ -316,21 +316,24 @@ def replay_command(path, job, seat):
               help="Ping-pong round trips per floor measurement.")
 @click.option("-j", "--concurrency", "concurrencies", type=click.IntRange(min=1), multiple=True,
               help="Tables in parallel (repeatable; default 1 and 2).")
-@click.option("--delivery", type=click.Choice(["immediate", "on-request", "both"]), default="both",
+@click.option("--delivery", type=click.Choice(["immediate", "on-request", "both"]), default="on-request",
               show_default=True, help="The tournament's event_delivery.")
+@click.option("--affinity", type=click.Choice(["none", "table", "both"]), default="both", show_default=True,
+              help="The tournament's cpu_affinity (the floor's pairs are pinned the same way).")
 @click.option("--game", help="Game to play (default: 'reference' if registered).")
 @click.option("-p", "--players", type=int, help="Seats (default: the game's smallest count; 4 for reference).")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-def bench_runner_command(games, repeat, exchanges, concurrencies, delivery, game, players, as_json):
+def bench_runner_command(games, repeat, exchanges, concurrencies, delivery, affinity, game, players, as_json):
     """Benchmark the runner: decisions per second and runner overhead per decision with the
     bundled random bot over pipes, against a pipe ping-pong floor measured in the same run
     (definitions: docs/tournament.md, "Performance")."""
     from tournament import bench
 
-    deliveries = ("immediate", "on-request") if delivery == "both" else (delivery,)
+    deliveries = ("on-request", "immediate") if delivery == "both" else (delivery,)
+    affinities = ("none", "table") if affinity == "both" else (affinity,)
     progress = None if as_json else (lambda msg: click.echo(f"  ... {msg}", err=True))
-    rows = bench.run(concurrencies or (1, 2), deliveries, games=games, repeat=repeat, exchanges=exchanges,
-                     game=game, players=players, progress=progress)
+    rows = bench.run(concurrencies or (1, 2), deliveries, affinities, games=games, repeat=repeat,
+                     exchanges=exchanges, game=game, players=players, progress=progress)
     if as_json:
         click.echo(json.dumps([r.to_json() for r in rows], indent=1))
         return

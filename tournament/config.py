@@ -26,12 +26,13 @@ FAULT_ACTIONS = ("substitute", "forfeit")
 KEEP_CHOICES = ("all", "failed", "none")
 RESTART_CHOICES = ("table", "game")
 EVENT_DELIVERY = ("immediate", "on-request")
+CPU_AFFINITY = ("none", "table")
 
 BUNDLED_BOTS_DIR = Path(__file__).resolve().parent / "bots"
 
 # Keys whose value may differ between the start of a run and its --resume without
 # changing any game's result: where the files go and how many tables run at once.
-RUN_ENVIRONMENT_KEYS = (("tournament", "output"), ("tournament", "concurrency"))
+RUN_ENVIRONMENT_KEYS = (("tournament", "output"), ("tournament", "concurrency"), ("tournament", "cpu_affinity"))
 
 
 class ConfigError(ValueError):
@@ -133,7 +134,8 @@ class TournamentConfig:
     failures: dict[str, FaultPolicy]
     bots: tuple[BotConfig, ...]
     source: str = "config"
-    raw_bots: tuple[dict, ...] = ()  # bots as written (placeholders kept), for the effective config
+    raw_bots: tuple[dict, ...] = ()
+    cpu_affinity: str = "none"  # none | table: each table and its bots on one CPU  # bots as written (placeholders kept), for the effective config
 
     @property
     def game_info(self) -> GameInfo:
@@ -151,7 +153,8 @@ class TournamentConfig:
             "game": {"name": self.game, "players": self.players, "options": dict(self.game_options)},
             "tournament": {"name": self.name, "format": self.format, "deals": self.deals, "seed": self.seed,
                            "concurrency": self.concurrency, "output": self.output,
-                           "auto_play_forced": self.auto_play_forced, "event_delivery": self.event_delivery},
+                           "auto_play_forced": self.auto_play_forced, "event_delivery": self.event_delivery,
+                           "cpu_affinity": self.cpu_affinity},
             "time": dataclasses.asdict(self.time),
             "limits": dataclasses.asdict(self.limits),
             "records": dataclasses.asdict(self.records),
@@ -275,7 +278,7 @@ def expand_placeholders(word: str, config_dir: Path) -> str:
 TOP_KEYS = ("game", "tournament", "time", "limits", "records", "failures", "bots")
 GAME_KEYS = ("name", "players", "options")
 TOURNAMENT_KEYS = ("name", "format", "deals", "seed", "concurrency", "output", "candidate", "auto_play_forced",
-                   "event_delivery")
+                   "event_delivery", "cpu_affinity")
 BOT_KEYS = ("name", "command", "cwd", "env", "options", "restart")
 POLICY_KEYS = ("action", "forfeit_after", "disqualify_after")
 
@@ -325,6 +328,7 @@ def parse_config(doc: dict, source: str = "config", config_dir: Path | None = No
     candidate = c.string(t, "candidate", "tournament", None)
     auto_play_forced = c.boolean(t, "auto_play_forced", "tournament", False)
     event_delivery = c.string(t, "event_delivery", "tournament", "on-request", EVENT_DELIVERY)
+    cpu_affinity = c.string(t, "cpu_affinity", "tournament", "none", CPU_AFFINITY)
 
     # [time], [limits], [records]
     tt = c.table(doc, "time")
@@ -456,8 +460,9 @@ def parse_config(doc: dict, source: str = "config", config_dir: Path | None = No
         raise ConfigError(c.problems, source)
     return TournamentConfig(game=info.name, players=players, game_options=game_options, format=fmt, deals=deals,
                             seed=seed, concurrency=concurrency, output=output, name=name, candidate=candidate,
-                            auto_play_forced=auto_play_forced, event_delivery=event_delivery, time=time_control, limits=limits, records=records,
-                            failures=failures, bots=tuple(bots), source=source, raw_bots=tuple(raw_bots))
+                            auto_play_forced=auto_play_forced, event_delivery=event_delivery, time=time_control,
+                            limits=limits, records=records, failures=failures, bots=tuple(bots), source=source,
+                            raw_bots=tuple(raw_bots), cpu_affinity=cpu_affinity)
 
 
 def load_config(path: str | os.PathLike, overrides: dict | None = None) -> TournamentConfig:

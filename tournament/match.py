@@ -130,10 +130,12 @@ class GameResult:
 class Table:
     """One table of a tournament with the bot sessions it owns."""
 
-    def __init__(self, config: TournamentConfig, out_dir: Path | None, stop: threading.Event | None = None):
+    def __init__(self, config: TournamentConfig, out_dir: Path | None, stop: threading.Event | None = None,
+                 cpu: int | None = None):
         self.config = config
         self.out_dir = out_dir
         self.stop = stop or threading.Event()
+        self.cpu = cpu  # with cpu_affinity = "table": the CPU of this table and its bots
         self.sessions: dict[str, BotSession] = {}
 
     def close(self) -> None:
@@ -156,7 +158,7 @@ class Table:
         for seat, st in enumerate(seats):
             st.session = self.sessions.get(st.bot)
             if st.session is None:
-                st.session = BotSession(self.config.bot(st.bot), self.config)
+                st.session = BotSession(self.config.bot(st.bot), self.config, cpu=self.cpu)
                 st.session.set_io_sink(transcript.sink(seat))
                 try:
                     st.session.spawn()

@@ -91,7 +91,7 @@ class BotProcess:
     ``send`` and ``next_output`` must be called from one thread (the owning table's)."""
 
     def __init__(self, command: tuple[str, ...], cwd: str | None, env: dict[str, str], max_line_bytes: int,
-                 stderr_bytes: int, on_io: Callable[[str, str], None] | None = None):
+                 stderr_bytes: int, on_io: Callable[[str, str], None] | None = None, cpu: int | None = None):
         self.command = command
         self.max_line_bytes = max_line_bytes
         self.on_io = on_io
@@ -102,6 +102,11 @@ class BotProcess:
             list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
             env=env, start_new_session=True)
         self.pid = self.proc.pid
+        if cpu is not None:
+            try:  # a program that has only just started: its threads and children inherit this
+                os.sched_setaffinity(self.pid, {cpu})
+            except OSError:
+                pass
         with _LIVE_LOCK:
             _LIVE.add(self)
         self._out_fd = self.proc.stdout.fileno()

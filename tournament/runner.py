@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import os
 import queue
 import threading
 import traceback
@@ -77,6 +78,22 @@ def preflight(config: TournamentConfig) -> list[str]:
     return sorted(warnings)
 
 
+def table_cpus(config: TournamentConfig) -> list[int]:
+    """The CPUs tables are pinned to with ``cpu_affinity = "table"`` (table i -> the i-th, round
+    robin); empty when tables are not pinned or the platform cannot pin."""
+    if config.cpu_affinity != "table" or not hasattr(os, "sched_getaffinity"):
+        return []
+    return sorted(os.sched_getaffinity(0))
+
+
+def pin_thread(cpu: int) -> None:
+    """Run the calling thread on ``cpu`` only (Linux: the affinity of a thread is its own)."""
+    try:
+        os.sched_setaffinity(0, {cpu})
+    except OSError:
+        pass
+
+
 def _fault_totals(records) -> dict[str, collections.Counter]:
     totals: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for rec in records:
@@ -115,8 +132,13 @@ def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, 
             jobs.put(job)
         done: queue.Queue[tuple[str, Job, object]] = queue.Queue()
 
-        def worker() -> None:
-            table = Table(config, out, stop)
+        cpus = table_cpus(config)
+
+        def worker(index: int) -> None:
+            cpu = cpus[index % len(cpus)] if cpus else None
+            if cpu is not None:
+                pin_thread(cpu)
+            table = Table(config, out, stop, cpu=cpu)
             try:
                 while not stop.is_set():
                     try:
@@ -148,7 +170,7 @@ def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, 
             finally:
                 table.close()
 
-        workers = [threading.Thread(target=worker, name=f"table-{i}", daemon=True)
+        workers = [threading.Thread(target=worker, args=(i,), name=f"table-{i}", daemon=True)
                    for i in range(min(config.concurrency, len(pending)))]
         for w in workers:
             w.start()

@@ -55,8 +55,9 @@ class LineNotes:
 class BotSession:
     """One running bot, speaking protocol version ``wire.PROTOCOL_VERSION``."""
 
-    def __init__(self, bot: BotConfig, config: TournamentConfig):
+    def __init__(self, bot: BotConfig, config: TournamentConfig, cpu: int | None = None):
         self.bot = bot
+        self.cpu = cpu  # pin the process to this CPU (cpu_affinity = "table")
         self.time = config.time
         self.limits = config.limits
         self.process: BotProcess | None = None
@@ -88,7 +89,8 @@ class BotSession:
         """Start the program (returns at once; the handshake is :meth:`handshake`)."""
         try:
             self.process = BotProcess(self.bot.command, self.bot.cwd, self.bot.environment(),
-                                      self.limits.max_line_bytes, self.limits.stderr_bytes, self._on_io)
+                                      self.limits.max_line_bytes, self.limits.stderr_bytes, self._on_io,
+                                      cpu=self.cpu)
         except OSError as exc:
             raise BotFault("handshake", f"cannot start {self.bot.command[0]!r}: {exc.strerror or exc}") from None
         self.process.send(wire.hello())

@@ -188,3 +188,13 @@ def test_shipped_configs_validate(path: Path):
 
 def test_configs_exist():
     assert any(p.name == "demo.toml" for p in CONFIGS)
+
+
+def test_cpu_affinity_is_checked_and_may_change_on_resume():
+    doc = quick_doc(bots(2))
+    doc["tournament"]["cpu_affinity"] = "core"
+    assert problems(doc) == ["tournament.cpu_affinity: must be one of none, table, got 'core'"]
+    doc["tournament"]["cpu_affinity"] = "table"
+    pinned = parse_config(doc)
+    assert pinned.cpu_affinity == "table" and pinned.effective()["tournament"]["cpu_affinity"] == "table"
+    assert pinned.fingerprint() == parse_config(quick_doc(bots(2))).fingerprint()  # results do not depend on it

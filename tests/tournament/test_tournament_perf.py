@@ -69,7 +69,11 @@ def test_runner_benchmark_plumbing():
     run = bench.measure_runner(concurrency=1, games=2, game="toy-tricks", players=2)
     assert run.games == 2 and run.decisions > 0 and run.think_s > 0
     assert run.play_s <= run.wall_s and run.decisions_per_s > 0 and run.cpu_us > 0
-    row = bench.BenchRow(1, "on-request", run, floor, [run.overhead_us], [floor.overhead_us])
+    pinned = bench.measure_floor(concurrency=1, exchanges=100, warmup=10, pinned=True)
+    assert pinned.pinned == hasattr(__import__("os"), "sched_setaffinity")
+    table_run = bench.measure_runner(concurrency=2, games=2, game="toy-tricks", players=2, affinity="table")
+    assert table_run.affinity == "table" and table_run.games == 2
+    row = bench.BenchRow(1, "on-request", "none", run, floor, [run.overhead_us], [floor.overhead_us])
     assert row.ratio == pytest.approx(run.overhead_us / floor.overhead_us)
     table = bench.format_rows([row])
     assert "decisions/s" in table and "ratio" in table and table.count("\n") == 2
@@ -82,11 +86,13 @@ def test_bench_runner_command_runs(monkeypatch):
     from tournament.cli import bench_runner_command
 
     result = CliRunner().invoke(bench_runner_command, ["--games", "1", "--repeat", "1", "--exchanges", "100",
-                                                       "-j", "1", "--delivery", "immediate", "--game", "toy-tricks",
+                                                       "-j", "1", "--delivery", "immediate", "--affinity", "table",
+                                                       "--game", "toy-tricks",
                                                        "-p", "2", "--json"])
     assert result.exit_code == 0, result.output
     (row,) = json.loads(result.output)
     assert row["concurrency"] == 1 and row["event_delivery"] == "immediate" and row["decisions"] > 0
+    assert row["cpu_affinity"] == "table"
 
 
 def test_wire_garbage_check():
@@ -109,3 +115,30 @@ def test_no_history_rebuild_per_decision(tmp_path, monkeypatch):
     summary = run_tournament(parse_config(doc), tmp_path / "out", check_bots=False)
     assert summary.played == 2
     assert len(calls) <= 2 * 2  # to_record() at the end of each game, not once per decision
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "sched_setaffinity"), reason="no CPU affinity on this platform")
+def test_cpu_affinity_table_pins_the_table_and_its_bots(tmp_path):
+    import os
+    import time
+
+    from tournament.config import parse_config
+    from tournament.process import BotProcess
+    from tournament.runner import run_tournament, table_cpus
+
+    cpu = max(os.sched_getaffinity(0))
+    proc = BotProcess((sys.executable, "-c", "import os; print(sorted(os.sched_getaffinity(0)), flush=True); "
+                                             "input()"), None, None, 4096, 4096, cpu=cpu)
+    try:
+        assert proc.next_output(time.perf_counter() + 10).text == f"[{cpu}]"
+    finally:
+        proc.kill()
+    doc = {"game": {"name": "toy-tricks", "players": 2},
+           "tournament": {"deals": 4, "seed": 1, "concurrency": 2, "cpu_affinity": "table"},
+           "bots": [{"name": f"r{i}", "command": bot_cmd("random_bot.py")} for i in range(2)]}
+    config = parse_config(doc)
+    assert table_cpus(config) == sorted(os.sched_getaffinity(0))
+    assert table_cpus(parse_config({**doc, "tournament": {**doc["tournament"], "cpu_affinity": "none"}})) == []
+    summary = run_tournament(config, tmp_path / "out")
+    assert summary.played == 4 and summary.errors == []
+    assert sorted(os.sched_getaffinity(0)) == table_cpus(config)  # the main thread is not pinned
