@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 
 import click
 
@@ -41,10 +42,13 @@ def games(as_json: bool) -> None:
         counts = sorted(g.players)
         players = f"{counts[0]}-{counts[-1]}" if counts == list(range(counts[0], counts[-1] + 1)) and len(counts) > 1 \
             else ",".join(map(str, counts))
-        variants = ", ".join(g.variants) if g.variants else "-"
         options = ", ".join(f"{o.name}={o.default!r}" for o in g.options) or "-"
-        rows.append([g.name, g.title, players, variants, options])
+        rows.append([g.name, g.title, players, str(len(g.variants)) if g.variants else "-", options])
     click.echo(_table(rows, ["game", "title", "players", "variants", "options (default)"]))
+    for g in infos:
+        if g.variants:
+            click.echo(textwrap.fill(", ".join(g.variants), width=100, initial_indent=f"\n{g.name} variants: ",
+                                     subsequent_indent="  "))
 
 
 @main.command()
