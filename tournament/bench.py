@@ -118,7 +118,7 @@ class RunnerResult:
     wall_s: float  # the whole run_tournament call
     play_s: float  # sum over games of duration_s - setup_s
     think_s: float  # sum of the bots' own think times
-    cpu_s: float  # the runner process's CPU time (all threads) over the whole call
+    cpu_s: float  # the runner's CPU time over the whole call: its process, plus its table processes' games
     runner_us_p50: float | None  # the runner's self-measured latency reply -> next request
 
     @property
@@ -181,7 +181,7 @@ def measure_runner(concurrency: int = 1, games: int = 40, delivery: str = "on-re
                    affinity: str = "none") -> RunnerResult:
     """A round robin of ``players`` random bots (one lineup, one game per deal) over ``games`` deals."""
     from tournament.results import read_results
-    from tournament.runner import run_tournament
+    from tournament.runner import run_tournament, use_processes
 
     if game is None:
         game, default_players = default_game()
@@ -207,6 +207,8 @@ def measure_runner(concurrency: int = 1, games: int = 40, delivery: str = "on-re
         if summary.errors or summary.played != games:
             raise RuntimeError(f"benchmark tournament failed: {summary.errors or summary}")
         records = read_results(out)
+        if use_processes(config, min(concurrency, games)):
+            cpu += sum(r["cpu_s"] for r in records)  # the table processes' own CPU time
         decisions = sum(1 for r in records for a in r["actions"] if a.get("by") == "bot")
         play_s = sum(r["duration_s"] - r["setup_s"] for r in records)
         latencies = sorted(a["runner_us"] for r in records for a in r["actions"] if "runner_us" in a)

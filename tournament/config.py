@@ -27,12 +27,14 @@ KEEP_CHOICES = ("all", "failed", "none")
 RESTART_CHOICES = ("table", "game")
 EVENT_DELIVERY = ("immediate", "on-request")
 CPU_AFFINITY = ("none", "table")
+WORKERS = ("auto", "threads", "processes")
 
 BUNDLED_BOTS_DIR = Path(__file__).resolve().parent / "bots"
 
 # Keys whose value may differ between the start of a run and its --resume without
 # changing any game's result: where the files go and how many tables run at once.
-RUN_ENVIRONMENT_KEYS = (("tournament", "output"), ("tournament", "concurrency"), ("tournament", "cpu_affinity"))
+RUN_ENVIRONMENT_KEYS = (("tournament", "output"), ("tournament", "concurrency"), ("tournament", "cpu_affinity"),
+                        ("tournament", "workers"))
 
 
 class ConfigError(ValueError):
@@ -135,7 +137,8 @@ class TournamentConfig:
     bots: tuple[BotConfig, ...]
     source: str = "config"
     raw_bots: tuple[dict, ...] = ()
-    cpu_affinity: str = "none"  # none | table: each table and its bots on one CPU  # bots as written (placeholders kept), for the effective config
+    cpu_affinity: str = "none"  # none | table: each table and its bots on one CPU
+    workers: str = "auto"  # auto | threads | processes: how tables run in parallel  # bots as written (placeholders kept), for the effective config
 
     @property
     def game_info(self) -> GameInfo:
@@ -154,7 +157,7 @@ class TournamentConfig:
             "tournament": {"name": self.name, "format": self.format, "deals": self.deals, "seed": self.seed,
                            "concurrency": self.concurrency, "output": self.output,
                            "auto_play_forced": self.auto_play_forced, "event_delivery": self.event_delivery,
-                           "cpu_affinity": self.cpu_affinity},
+                           "cpu_affinity": self.cpu_affinity, "workers": self.workers},
             "time": dataclasses.asdict(self.time),
             "limits": dataclasses.asdict(self.limits),
             "records": dataclasses.asdict(self.records),
@@ -278,7 +281,7 @@ def expand_placeholders(word: str, config_dir: Path) -> str:
 TOP_KEYS = ("game", "tournament", "time", "limits", "records", "failures", "bots")
 GAME_KEYS = ("name", "players", "options")
 TOURNAMENT_KEYS = ("name", "format", "deals", "seed", "concurrency", "output", "candidate", "auto_play_forced",
-                   "event_delivery", "cpu_affinity")
+                   "event_delivery", "cpu_affinity", "workers")
 BOT_KEYS = ("name", "command", "cwd", "env", "options", "restart")
 POLICY_KEYS = ("action", "forfeit_after", "disqualify_after")
 
@@ -329,6 +332,7 @@ def parse_config(doc: dict, source: str = "config", config_dir: Path | None = No
     auto_play_forced = c.boolean(t, "auto_play_forced", "tournament", False)
     event_delivery = c.string(t, "event_delivery", "tournament", "on-request", EVENT_DELIVERY)
     cpu_affinity = c.string(t, "cpu_affinity", "tournament", "none", CPU_AFFINITY)
+    workers = c.string(t, "workers", "tournament", "auto", WORKERS)
 
     # [time], [limits], [records]
     tt = c.table(doc, "time")
@@ -462,7 +466,7 @@ def parse_config(doc: dict, source: str = "config", config_dir: Path | None = No
                             seed=seed, concurrency=concurrency, output=output, name=name, candidate=candidate,
                             auto_play_forced=auto_play_forced, event_delivery=event_delivery, time=time_control,
                             limits=limits, records=records, failures=failures, bots=tuple(bots), source=source,
-                            raw_bots=tuple(raw_bots), cpu_affinity=cpu_affinity)
+                            raw_bots=tuple(raw_bots), cpu_affinity=cpu_affinity, workers=workers)
 
 
 def load_config(path: str | os.PathLike, overrides: dict | None = None) -> TournamentConfig:

@@ -184,6 +184,7 @@ class Table:
     def play(self, job: Job) -> GameResult:
         cfg = self.config
         started_at = datetime.datetime.now(datetime.timezone.utc)
+        cpu_start = time.thread_time()
         transcript = Transcript()
         seats = [SeatState(bot, None) for bot in job.bots]
         fault_log: list[dict] = []
@@ -295,7 +296,7 @@ class Table:
             if st.reachable:
                 st.session.games_played += 1
         return self._finish(job, state, seats, actions, fault_log, transcript, scores, ranks, forfeited,
-                            result_scores, result_ranks, started_at, setup_s)
+                            result_scores, result_ranks, started_at, setup_s, cpu_start)
 
     def _ask(self, state, seat: int, st: SeatState, legal: list[str], decision: str, entry: dict, mark: float,
              fault, unreachable, preceding: list[str], after_send) -> str | None:
@@ -353,7 +354,7 @@ class Table:
         return reply.action if reply.action in legal else state.action_to_string(action)
 
     def _finish(self, job, state, seats, actions, fault_log, transcript, scores, ranks, forfeited, result_scores,
-                result_ranks, started_at, setup_s) -> GameResult:
+                result_ranks, started_at, setup_s, cpu_start) -> GameResult:
         cfg = self.config
         failed = bool(fault_log)
         notes = {}
@@ -398,6 +399,8 @@ class Table:
             "transcript": transcript_file, "stderr": stderr_files,
             "record": state.to_record(),
         }
+        # The table thread's CPU time for this game, the record itself included.
+        record["cpu_s"] = round(time.thread_time() - cpu_start, 6)
         return GameResult(record, failed)
 
 
@@ -420,5 +423,5 @@ def standing_results(scores: list[float], ranks: list[int], forfeited: list[int]
 
 # Fields of a game record that depend on timing, not on the games' course; drop them to
 # compare two runs (see results.comparable).
-TIMING_FIELDS = ("started_at", "duration_s", "setup_s", "think_ms", "runner_us", "transcript", "stderr", "notes")
+TIMING_FIELDS = ("started_at", "duration_s", "setup_s", "cpu_s", "think_ms", "runner_us", "transcript", "stderr", "notes")
 TIMING_ACTION_FIELDS = ("ms", "runner_us")

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import multiprocessing
 import os
+import signal
 import queue
 import threading
 import traceback
@@ -20,7 +22,7 @@ from pathlib import Path
 from typing import Callable
 
 from tournament.config import ConfigError, TournamentConfig, dump_effective
-from tournament.match import RECORD_FORMAT, GameAborted, Table
+from tournament.match import RECORD_FORMAT, GameAborted, GameResult, Table
 from tournament.process import kill_all
 from tournament.ratings import BotStanding, compute_standings, deal_rows
 from tournament.results import EFFECTIVE_CONFIG_FILE, ResultStore, write_csv, write_json
@@ -94,6 +96,132 @@ def pin_thread(cpu: int) -> None:
         pass
 
 
+def use_processes(config: TournamentConfig, tables: int) -> bool:
+    """``workers = "auto"``: a process per table when more than one table runs and the platform
+    can fork; one table stays in the runner's process."""
+    if config.workers == "threads" or tables < 1:
+        return False
+    can_fork = "fork" in multiprocessing.get_all_start_methods()
+    if config.workers == "processes":
+        return can_fork
+    return tables > 1 and can_fork
+
+
+class RemoteTableError(RuntimeError):
+    """A runner error inside a table process (the traceback is the message)."""
+
+
+class TableProcessDied(RuntimeError):
+    """A table process ended without being asked to."""
+
+
+class ProcessTable:
+    """A :class:`~tournament.match.Table` in a forked child process, so that tables do not share
+    one interpreter lock.  A worker thread sends it jobs and receives game records; the child
+    owns the bot processes, writes transcripts and stderr files itself, and kills its bots
+    when it is interrupted (SIGINT/SIGTERM) or its parent disappears."""
+
+    def __init__(self, config: TournamentConfig, out: Path, cpu: int | None):
+        ctx = multiprocessing.get_context("fork")
+        self.conn, child_end = ctx.Pipe()
+        self.proc = ctx.Process(target=_table_process, args=(config, out, cpu, child_end, self.conn),
+                                name="trickcore-table", daemon=True)
+        self.proc.start()
+        child_end.close()
+        self.stopping = False
+
+    def play(self, job: Job) -> GameResult:
+        try:
+            self.conn.send(job)
+            kind, payload = self.conn.recv()
+        except (EOFError, OSError):
+            if self.stopping:
+                raise GameAborted() from None
+            self.proc.join(timeout=1)
+            raise TableProcessDied(f"the table process ended unexpectedly (exit code {self.proc.exitcode}); "
+                                   f"its remaining games are played by the other tables") from None
+        if kind == "aborted":
+            raise GameAborted()
+        if kind == "error":
+            raise RemoteTableError(payload)
+        return payload
+
+    def interrupt(self) -> None:
+        """Ctrl-C: the child kills its bots and exits; the game in progress is not recorded."""
+        self.stopping = True
+        if self.proc.is_alive():
+            try:
+                os.kill(self.proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+    def close(self) -> None:
+        """No more games: the child says quit to its bots and exits."""
+        try:
+            self.conn.send(None)
+        except (OSError, ValueError):
+            pass
+        self.proc.join(timeout=30)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join(timeout=5)
+        self.conn.close()
+
+
+def _table_process(config: TournamentConfig, out: Path, cpu: int | None, conn, parent_end) -> None:
+    """The child side of :class:`ProcessTable`."""
+    parent_end.close()
+
+    def interrupted(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupted)
+    signal.signal(signal.SIGINT, interrupted)
+    table = Table(config, out, cpu=cpu)
+    graceful = False
+    try:
+        _terminate_with_parent()
+        if cpu is not None:
+            try:
+                os.sched_setaffinity(0, {cpu})
+            except OSError:
+                pass
+        while True:
+            job = conn.recv()  # EOFError: the runner is gone
+            if job is None:
+                graceful = True
+                return
+            try:
+                conn.send(("played", table.play(job)))
+            except GameAborted:
+                conn.send(("aborted", None))
+            except Exception:
+                conn.send(("error", traceback.format_exc()))
+                table.close()  # a table in an unknown state starts afresh
+    except (KeyboardInterrupt, EOFError, OSError):
+        pass
+    finally:
+        if graceful:
+            table.close()
+        kill_all()
+
+
+def _terminate_with_parent() -> None:
+    """Linux: SIGTERM this process when the runner dies (even by SIGKILL), so that a table
+    process never plays on, with its bots, after its runner is gone.  Elsewhere the table
+    notices when it next talks to the runner."""
+    parent = os.getppid()
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the runner died before the request was in place
+        raise KeyboardInterrupt
+
+
 def _fault_totals(records) -> dict[str, collections.Counter]:
     totals: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for rec in records:
@@ -133,12 +261,19 @@ def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, 
         done: queue.Queue[tuple[str, Job, object]] = queue.Queue()
 
         cpus = table_cpus(config)
+        n_tables = min(config.concurrency, len(pending))
+        # Table processes are forked here, by the main thread, before any worker thread runs.
+        remote = [ProcessTable(config, out, cpus[i % len(cpus)] if cpus else None) for i in range(n_tables)] \
+            if use_processes(config, n_tables) else []
 
         def worker(index: int) -> None:
-            cpu = cpus[index % len(cpus)] if cpus else None
-            if cpu is not None:
-                pin_thread(cpu)
-            table = Table(config, out, stop, cpu=cpu)
+            if remote:
+                table = remote[index]
+            else:
+                cpu = cpus[index % len(cpus)] if cpus else None
+                if cpu is not None:
+                    pin_thread(cpu)
+                table = Table(config, out, stop, cpu=cpu)
             try:
                 while not stop.is_set():
                     try:
@@ -164,6 +299,11 @@ def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, 
                         done.put(("played", job, record))
                     except GameAborted:
                         return
+                    except RemoteTableError as exc:
+                        done.put(("error", job, str(exc)))  # the table process has started afresh
+                    except TableProcessDied as exc:
+                        done.put(("error", job, str(exc)))
+                        return
                     except Exception:
                         done.put(("error", job, traceback.format_exc()))
                         table.close()  # a table in an unknown state starts afresh
@@ -171,7 +311,7 @@ def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, 
                 table.close()
 
         workers = [threading.Thread(target=worker, args=(i,), name=f"table-{i}", daemon=True)
-                   for i in range(min(config.concurrency, len(pending)))]
+                   for i in range(n_tables)]
         for w in workers:
             w.start()
         played = skipped = 0
@@ -202,6 +342,8 @@ def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, 
         except KeyboardInterrupt:
             interrupted = True
             stop.set()
+            for table in remote:
+                table.interrupt()
             kill_all()
         for w in workers:
             w.join(timeout=10)

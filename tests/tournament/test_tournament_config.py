@@ -198,3 +198,11 @@ def test_cpu_affinity_is_checked_and_may_change_on_resume():
     pinned = parse_config(doc)
     assert pinned.cpu_affinity == "table" and pinned.effective()["tournament"]["cpu_affinity"] == "table"
     assert pinned.fingerprint() == parse_config(quick_doc(bots(2))).fingerprint()  # results do not depend on it
+
+
+def test_workers_is_checked_and_may_change_on_resume():
+    doc = quick_doc(bots(2))
+    doc["tournament"]["workers"] = "fibers"
+    assert problems(doc) == ["tournament.workers: must be one of auto, threads, processes, got 'fibers'"]
+    doc["tournament"]["workers"] = "threads"
+    assert parse_config(doc).fingerprint() == parse_config(quick_doc(bots(2))).fingerprint()

@@ -263,3 +263,64 @@ def test_final_standings_table_columns(tmp_path):
     assert rows and rows[0][2] == "12" and rows[0][4] != "-"  # 2 deal groups: a confidence interval
     quiet = CliRunner().invoke(tournament_command, [str(path), "--out", str(tmp_path / "q"), "-q"])
     assert quiet.exit_code == 0 and "mu±sigma" not in quiet.output and "ETA" not in quiet.output
+
+
+# ---- tables in processes ----------------------------------------------------------------
+
+def test_tables_in_processes_or_threads_play_the_same_games(tmp_path):
+    from tournament.runner import use_processes
+
+    doc = duplicate_doc(deals=2, concurrency=2)
+    threads = parse_config({**doc, "tournament": {**doc["tournament"], "workers": "threads"}})
+    processes = parse_config({**doc, "tournament": {**doc["tournament"], "workers": "processes"}})
+    assert not use_processes(threads, 2) and use_processes(processes, 2) and use_processes(parse_config(doc), 2)
+    assert not use_processes(parse_config(duplicate_doc(concurrency=1)), 1)  # one table stays in-process
+    s1 = run_tournament(threads, tmp_path / "t")
+    s2 = run_tournament(processes, tmp_path / "p")
+    assert s1.played == s2.played == 12 and s1.errors == s2.errors == []
+    assert by_job(tmp_path / "t") == by_job(tmp_path / "p")
+    assert (tmp_path / "p" / read_results(tmp_path / "p")[0]["transcript"]).exists()  # written by the table process
+
+
+def _pid_bot(pid_dir: Path) -> list[str]:
+    """The random bot, writing its pid into pid_dir first."""
+    code = (f"import os, runpy, sys; open(os.path.join({str(pid_dir)!r}, str(os.getpid())), 'w').close(); "
+            f"sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')")
+    return [sys.executable, "-c", code, bot_cmd("random_bot.py")[1]]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            return not any(line.startswith("State:") and "Z" in line.split()[1] for line in fh)
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc to see processes")
+@pytest.mark.parametrize("how", ["SIGINT", "SIGKILL"])
+def test_no_bot_survives_its_runner(tmp_path, how):
+    """Ctrl-C, and even a killed runner, leave no bot process behind (tables in processes)."""
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    bots = [{"name": f"b{i}", "command": _pid_bot(pids), "options": {"seed": i}} for i in range(3)]
+    doc = quick_doc(bots, players=3, fmt="duplicate", deals=30, time=FAST)
+    doc["tournament"].update(concurrency=2, workers="processes")
+    config_path = write_config(tmp_path, doc)
+    out = tmp_path / "out"
+    runner = subprocess.Popen([sys.executable, str(HERE / "toy_cli.py"), "tournament", str(config_path), "--out",
+                               str(out), "-q", "--no-preflight"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while time.time() < deadline and not ((out / RESULTS_FILE).exists() and
+                                          (out / RESULTS_FILE).read_text().count("\n") >= 2):
+        time.sleep(0.01)
+    assert len(list(pids.iterdir())) == 6  # two tables, three bots each
+    runner.send_signal(getattr(signal, how))
+    runner.wait(timeout=30)
+    started = [int(p.name) for p in pids.iterdir()]
+    deadline = time.time() + 10
+    while time.time() < deadline and any(_alive(pid) for pid in started):
+        time.sleep(0.05)
+    assert not [pid for pid in started if _alive(pid)]
+    if how == "SIGINT":
+        assert runner.returncode == 130
