@@ -1,11 +1,14 @@
 """A whole tournament: preflight, worker tables, recording, disqualification, standings.
 
-Threads, not processes: the work is waiting on bot pipes, which releases the GIL, and
-the game states are cheap next to the bots' thinking.  Each worker thread is one
-:class:`~tournament.match.Table` with its own bot processes; workers take jobs in
-schedule order from a shared queue, and only the main thread writes results, so the
-results file needs no locking.  Ctrl-C (or SIGTERM via the CLI) stops the workers,
-kills every bot process group, and leaves every finished game recorded.
+Each worker thread drives one :class:`~tournament.match.Table` with its own bot
+processes: in the runner's process for a single table, else (``workers = "auto"``) in a
+forked process per table (:class:`ProcessTable`), because with fast bots the referee's
+Python work -- views, JSON, events -- is the bottleneck and threads would share one
+interpreter lock.  Workers take jobs in schedule order from a shared queue and decide
+disqualifications; only the main thread writes results, so the results file needs no
+locking.  Ctrl-C (or SIGTERM via the CLI) stops the workers and the table processes,
+kills every bot process group, and leaves every finished game recorded.  A table process
+also dies with its runner (Linux: even a killed one), taking its bots with it.
 """
 
 from __future__ import annotations
