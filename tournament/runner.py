@@ -201,7 +201,13 @@ def _table_process(config: TournamentConfig, out: Path, cpu: int | None, conn, p
             except Exception:
                 conn.send(("error", traceback.format_exc()))
                 table.close()  # a table in an unknown state starts afresh
-    except (KeyboardInterrupt, EOFError, OSError):
+    except KeyboardInterrupt:
+        kill_all()
+        try:  # so that the runner reads "stopped", not a vanished table (Ctrl-C reaches both)
+            conn.send(("aborted", None))
+        except (OSError, ValueError):
+            pass
+    except (EOFError, OSError):
         pass
     finally:
         if graceful:

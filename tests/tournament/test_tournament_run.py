@@ -298,9 +298,10 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc to see processes")
-@pytest.mark.parametrize("how", ["SIGINT", "SIGKILL"])
+@pytest.mark.parametrize("how", ["SIGINT", "SIGINT-group", "SIGKILL"])
 def test_no_bot_survives_its_runner(tmp_path, how):
-    """Ctrl-C, and even a killed runner, leave no bot process behind (tables in processes)."""
+    """Ctrl-C (to the runner, or to its whole process group as a terminal sends it), and even
+    a killed runner, leave no bot process behind (tables in processes)."""
     pids = tmp_path / "pids"
     pids.mkdir()
     bots = [{"name": f"b{i}", "command": _pid_bot(pids), "options": {"seed": i}} for i in range(3)]
@@ -309,18 +310,23 @@ def test_no_bot_survives_its_runner(tmp_path, how):
     config_path = write_config(tmp_path, doc)
     out = tmp_path / "out"
     runner = subprocess.Popen([sys.executable, str(HERE / "toy_cli.py"), "tournament", str(config_path), "--out",
-                               str(out), "-q", "--no-preflight"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                               str(out), "-q", "--no-preflight"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True, start_new_session=True)
     deadline = time.time() + 60
     while time.time() < deadline and not ((out / RESULTS_FILE).exists() and
                                           (out / RESULTS_FILE).read_text().count("\n") >= 2):
         time.sleep(0.01)
     assert len(list(pids.iterdir())) == 6  # two tables, three bots each
-    runner.send_signal(getattr(signal, how))
-    runner.wait(timeout=30)
+    if how == "SIGINT-group":
+        os.killpg(runner.pid, signal.SIGINT)
+    else:
+        runner.send_signal(getattr(signal, how))
+    _, err = runner.communicate(timeout=30)
     started = [int(p.name) for p in pids.iterdir()]
     deadline = time.time() + 10
     while time.time() < deadline and any(_alive(pid) for pid in started):
         time.sleep(0.05)
     assert not [pid for pid in started if _alive(pid)]
-    if how == "SIGINT":
-        assert runner.returncode == 130
+    if how != "SIGKILL":
+        assert runner.returncode == 130 and "run again with --resume" in err
+        assert "error:" not in err, err  # an interrupted table is not a runner error
