@@ -137,10 +137,12 @@ class ProcessTable:
         try:
             self.conn.send(job)
             kind, payload = self.conn.recv()
-        except (EOFError, OSError):
-            if self.stopping:
+        except Exception:  # EOF, a broken pipe, or a message cut short by a signal
+            self.proc.join(timeout=5)
+            # The child exits on its own only when interrupted (exit code 0) or by a signal;
+            # anything else is a bug.
+            if self.stopping or self.proc.exitcode in (0, -signal.SIGINT, -signal.SIGTERM, -signal.SIGKILL):
                 raise GameAborted() from None
-            self.proc.join(timeout=1)
             raise TableProcessDied(f"the table process ended unexpectedly (exit code {self.proc.exitcode}); "
                                    f"its remaining games are played by the other tables") from None
         if kind == "aborted":

@@ -314,9 +314,10 @@ def test_no_bot_survives_its_runner(tmp_path, how):
                               text=True, start_new_session=True)
     deadline = time.time() + 60
     while time.time() < deadline and not ((out / RESULTS_FILE).exists() and
-                                          (out / RESULTS_FILE).read_text().count("\n") >= 2):
+                                          (out / RESULTS_FILE).read_text().count("\n") >= 2 and
+                                          len(list(pids.iterdir())) >= 6):
         time.sleep(0.01)
-    assert len(list(pids.iterdir())) == 6  # two tables, three bots each
+    assert len(list(pids.iterdir())) == 6  # two tables, three bots each, all playing
     if how == "SIGINT-group":
         os.killpg(runner.pid, signal.SIGINT)
     else:
