@@ -10,8 +10,13 @@ Modules, bottom-up:
 * ``match``    -- the referee: one game at one table, fault policies
 * ``results``  -- append-only JSONL results, resume, output files
 * ``ratings``  -- standings: mean score with CIs, win share, openskill
-* ``runner``   -- the whole tournament: workers, disqualification, Ctrl-C
-* ``cli``      -- click commands: tournament, match, compliance
+* ``runner``   -- the whole tournament: worker tables (threads or processes), disqualification, Ctrl-C
+* ``compliance`` -- ``trickcore compliance``: one bot against the protocol
+* ``demos``    -- the per-game demo configs and their standings as a markdown table
+* ``bench``    -- ``trickcore bench-runner``: overhead per decision against a pipe ping-pong floor
+* ``cli``      -- click commands: tournament, match, compliance, replay, demo-standings, bench-runner
+
+The Python bot SDK is ``trickcore.bot`` (``tournament.bots.sdk`` re-exports it).
 """
 
 from tournament.wire import PROTOCOL_VERSION

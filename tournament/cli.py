@@ -347,7 +347,7 @@ def bench_runner_command(games, repeat, exchanges, concurrencies, delivery, affi
 
 @click.command("demo-standings")
 @click.option("--configs", "configs_dir", type=click.Path(exists=True, file_okay=False),
-              help="Folder with the demo configs (default: the checkout's configs/).")
+              help="Folder with the demo configs (default: ./configs, else the checkout's configs/).")
 @click.option("--game", "games", multiple=True, help="Only this game's demo (repeatable).")
 @click.option("--deals", type=click.IntRange(min=1), help="Override each demo's number of deals.")
 @click.option("--out", type=click.Path(file_okay=False), help="Keep each run in OUT/<game> (default: temporary).")
@@ -356,7 +356,7 @@ def demo_standings_command(configs_dir, games, deals, out):
     markdown table: game, bot, mean score with 95% confidence interval, win share, games."""
     from tournament import demos
 
-    results = demos.run_demos(configs_dir or demos.CONFIGS_DIR, list(games), deals, out,
+    results = demos.run_demos(configs_dir or demos.default_configs_dir(), list(games), deals, out,
                               progress=lambda msg: click.echo(f"  ... {msg}", err=True))
     click.echo(demos.markdown_table(results))
     errors = [e for r in results for e in r.errors]

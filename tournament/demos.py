@@ -18,7 +18,13 @@ from typing import Callable
 from tournament.config import TournamentConfig, load_config
 from tournament.ratings import BotStanding
 
-CONFIGS_DIR = Path(__file__).resolve().parents[1] / "configs"
+CONFIGS_DIR = Path(__file__).resolve().parents[1] / "configs"  # the checkout's
+
+
+def default_configs_dir() -> Path:
+    """``./configs`` when it holds demos (an installed trickcore has no checkout), else the checkout's."""
+    here = Path("configs")
+    return here if any(here.glob("demo*.toml")) else CONFIGS_DIR
 
 
 def demo_configs(configs_dir: str | Path = CONFIGS_DIR) -> dict[str, Path]:

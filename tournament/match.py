@@ -118,7 +118,6 @@ class SeatState:
     forfeited: str | None = None  # why, once the seat has forfeited
     faults: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     think_s: float = 0.0
-    event_cursor: int = 0
 
 
 @dataclasses.dataclass
