@@ -247,12 +247,12 @@ class Table:
         # not seen yet, so bots can follow the game while the asked bot thinks (and the asked
         # bot is woken first).  On-request delivery leaves the events to each seat's next
         # request or gameover: fewer writes, fewer wake-ups, the same lines.
-        after_send = None
-        if cfg.event_delivery == "immediate":
-            def after_send() -> None:
-                for other in range(players):
-                    if other != asked:
-                        deliver(other)
+        def deliver_to_the_others() -> None:
+            for other in range(players):
+                if other != asked:
+                    deliver(other)
+
+        after_send = deliver_to_the_others if cfg.event_delivery == "immediate" else None
 
         mark = time.perf_counter()  # last moment the runner got a reply; overhead is measured from here
         asked = -1
