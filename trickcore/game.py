@@ -318,7 +318,7 @@ class GameState(StateCore):
 
     def _play_events(self, tp: TrickPhase, done: int, pos: int, end_done: int, end_pos: int) -> list[dict]:
         deck, n, out = tp.deck, self.num_players, []
-        tricks = tp.tricks
+        tricks = tp.tricks if end_done > done or end_done < tp.n_tricks_done else []
         for k in range(done, end_done):
             leader, moves, win, win2, nxt, pts = tricks[k]
             out.extend({"type": "play", "seat": (leader + i) % n, "card": deck.move_text(moves[i])}
@@ -338,6 +338,13 @@ class GameState(StateCore):
             out.extend({"type": "play", "seat": (leader + i) % n, "card": deck.move_text(moves[i])}
                        for i in range(pos, end_pos))
         return out
+
+    def events_since(self, start: int = 0) -> tuple[list[tuple[frozenset[int] | None, dict]], int]:
+        """Every event with index >= ``start`` as (visible_to, event) pairs — visible_to is None
+        for public events — and the next start index.  For referees that encode each event
+        once and route it to the seats that may see it; the dicts must not be modified."""
+        self._expand_plays()
+        return list(self._events[start:]), len(self._events)
 
     def events_for(self, seat: Seat, start: int = 0) -> tuple[list[dict], int]:
         """Events visible to ``seat`` with index >= ``start``, and the next start index."""
