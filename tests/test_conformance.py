@@ -23,7 +23,6 @@ def _snapshot(state):
 
 @pytest.mark.parametrize("name,players", CASES, ids=[f"{n}-{p}p" for n, p in CASES])
 def test_random_games_follow_the_contract(name, players):
-    info = trickcore.get_game(name)
     rng = random.Random(hash((name, players)) & 0xFFFF)
     for game_no in range(2):
         seed = rng.randrange(2**32)

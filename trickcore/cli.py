@@ -8,9 +8,8 @@ import textwrap
 
 import click
 
-from trickcore import _core
 from trickcore.errors import TrickcoreError
-from trickcore.games import get_game, list_games, new_game
+from trickcore.games import get_game, list_games
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -37,7 +37,7 @@ import json
 from typing import Any, Callable, Iterable, Sequence
 
 from trickcore._core import StateCore, TrickPhase
-from trickcore.errors import CoreError, GameConfigError, IllegalActionError, TrickcoreError
+from trickcore.errors import GameConfigError, IllegalActionError, TrickcoreError
 
 TERMINAL = -1
 _PLAYS = object()  # marks an event-list entry that stands for card plays not yet expanded

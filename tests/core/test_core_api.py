@@ -3,7 +3,7 @@ and clear errors for bad input (never a crash)."""
 
 import pytest
 
-from tests.core.decks import jupiter_deck, mask, plain52, sticheln_deck
+from tests.core.decks import jupiter_deck, plain52, sticheln_deck
 from trickcore import CoreError, _core
 
 
