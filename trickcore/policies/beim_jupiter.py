@@ -19,6 +19,10 @@ from __future__ import annotations
 
 import random
 
+from trickcore import _core
+from trickcore.games import beim_jupiter as BJ
+from trickcore.policies import tricks
+
 SUITS = "BRYG"
 MAX_VALUE = {3: 8, 4: 11, 5: 14}
 N_LAMBS = {3: 2, 4: 3, 5: 3}
@@ -66,37 +70,18 @@ def rank(name: str, decl: int | None) -> int:
     return decl if kind(name) == "god" else value(name)
 
 
-def led_of(cards: list[tuple[str, int | None]], trump: str | None) -> str | None:
-    """'T' for trump led, a suit letter, or None (rule 6.3)."""
-    for name, _d in cards:
-        if kind(name) == "lamb":
-            continue
-        return "T" if is_trump(name, trump) else suit(name)
-    return None
+def _rules(n: int, trump: str | None):
+    return BJ.DECKS[n], _core.FOLLOW_SUIT, _core.WIN_TRUMP, SUITS.index(trump) if trump else _core.NO_SUIT
 
 
-def power(name: str, decl: int | None, led: str | None, trump: str | None, order: int) -> tuple:
-    """Comparable strength within one trick (rule 6.7): higher wins."""
-    k = kind(name)
-    if k == "lamb":
-        return (-1, 0)
-    if k == "top":
-        return (3, -order)                       # the first JUP/JUNO played wins
-    if trump is not None and name[0] == trump:
-        return (2, rank(name, decl))
-    if led is not None and led != "T" and name[0] == led:
-        return (1, rank(name, decl))
-    return (0, 0)
+def move_id(n: int, name: str, decl: int | None) -> int:
+    return BJ.DECKS[n].parse_move(name if decl is None else f"{name}={decl}")
 
 
-def trick_winner_index(cards: list[tuple[str, int | None]], trump: str | None) -> int | None:
-    led = led_of(cards, trump)
-    best, best_p = None, None
-    for i, (name, decl) in enumerate(cards):
-        p = power(name, decl, led, trump, i)
-        if p[0] >= 1 and (best_p is None or p > best_p):
-            best, best_p = i, p
-    return best
+def trick_winner_index(cards: list[tuple[str, int | None]], trump: str | None, n: int) -> int | None:
+    """Index of the card winning the (partial) trick, asked of the core (rule 6.7)."""
+    w = tricks.winner_index(*_rules(n, trump), [move_id(n, *c) for c in cards])
+    return None if w < 0 else w
 
 
 # ---- what is still unseen --------------------------------------------------------------------
@@ -230,15 +215,14 @@ def beat_chance(move: str, obs: dict, unseen: list[str]) -> float:
     after = cards + [(name, decl)]
     if kind(name) == "lamb":
         return 0.0
-    if trick_winner_index(after, trump) != len(cards):
+    if trick_winner_index(after, trump, n) != len(cards):
         return 0.0
     remaining = n - len(after)
-    if remaining == 0:
-        return 1.0
-    led = led_of(after, trump)
-    mine = power(name, decl, led, trump, len(cards))
-    if mine[0] == 3:
-        return 1.0
+    if remaining == 0 or kind(name) == "top":
+        return 1.0                                # JUP/JUNO: the first one played stays on top
+    rules = _rules(n, trump)
+    after_ids = [move_id(n, *c) for c in after]
+    mine_trump = is_trump(name, trump)
     beaters = 0.0
     for c in unseen:
         k = kind(c)
@@ -247,10 +231,9 @@ def beat_chance(move: str, obs: dict, unseen: list[str]) -> float:
         if k == "top":
             beaters += 1.0
             continue
-        p = power(c, GOD_HIGH, led, trump, 99)
-        if p > mine:
+        if tricks.takes_lead(*rules, after_ids, move_id(n, c, GOD_HIGH if k == "god" else None)):
             # a trump beating a side suit needs a void in the led suit
-            beaters += 1.0 if p[0] == mine[0] else 0.35
+            beaters += 1.0 if is_trump(c, trump) == mine_trump else 0.35
     others_cards = sum(obs["hand_sizes"][(seat + i) % n] for i in range(1, remaining + 1))
     frac = min(1.0, others_cards / max(1, len(unseen)))
     return (1.0 - frac) ** beaters if beaters else 1.0

@@ -17,6 +17,10 @@ from __future__ import annotations
 
 import random
 
+from trickcore import _core
+from trickcore.games import hattrick as H
+from trickcore.policies import tricks
+
 COLOURS = "RBG"
 
 
@@ -53,6 +57,7 @@ def choose(observation: dict, legal: list[str], rng: random.Random | None = None
     sizes = obs["hand_sizes"]
     best_col = max(range(3), key=lambda c: (counts[c], sum(1 for x in hand if x[0] == c)))
     piles = {c: [card for _s, card, a in plays if card[0] == c and a != "pass"] for c in open_cols}
+    played = [H.DECK.card_id(p["card"]) for p in cur["plays"]]
 
     def keep(card):
         c, v = card
@@ -63,10 +68,10 @@ def choose(observation: dict, legal: list[str], rng: random.Random | None = None
     for text in legal:
         card = _card(text)
         c, v = card
-        if c in open_cols or len(open_cols) < 2:
+        place, winning = tricks.double_trick_place(H.DECK, played, H.DECK.card_id(text))
+        if place != _core.PILE_PASS:
             pile = piles.get(c, [])
-            top = max((x[1] for x in pile), default=-1)
-            if v < top:
+            if not winning:
                 value = 0.0  # cannot win this trick: the card is given away
             else:
                 higher = sum(1 for x in unseen if x[0] == c and x[1] > v)

@@ -18,6 +18,10 @@ from __future__ import annotations
 
 import random
 
+from trickcore import _core
+from trickcore.games import klaberjass as KJ
+from trickcore.policies import tricks
+
 SUITS = "CDHS"
 RANKS = "789TJQKA"
 TRUMP_ORDER = "78QKTA9J"                   # low -> high
@@ -135,24 +139,21 @@ def _choose_trump_phase(obs: dict, legal: list[str]) -> str:
     return max(legal, key=lambda w: (hand_value(hand, words[w]), w))
 
 
+def _core_args(trump: str):
+    deck = KJ.DECKS[KJ.SUITS.index(trump)]
+    return deck, _core.FOLLOW_OVERTRUMP, _core.WIN_TRUMP, KJ.SUITS.index(trump)
+
+
 def _winning(cards: list[str], trump: str) -> int:
-    """Index of the card winning the (partial) trick."""
-    best = 0
-    led = cards[0][1]
-    for i, c in enumerate(cards):
-        b = cards[best]
-        if c[1] == trump:
-            if b[1] != trump or TRUMP_ORDER.index(c[0]) > TRUMP_ORDER.index(b[0]):
-                best = i
-        elif b[1] != trump and c[1] == led and PLAIN_ORDER.index(c[0]) > PLAIN_ORDER.index(b[0]):
-            best = i
-    return best
+    """Index of the card winning the (partial) trick (asked of the core)."""
+    deck, *rules = _core_args(trump)
+    return tricks.winner_index(deck, *rules, [deck.card_id(c) for c in cards])
 
 
-def _beats(card: str, best: str, led: str, trump: str) -> bool:
-    if card[1] == trump:
-        return best[1] != trump or TRUMP_ORDER.index(card[0]) > TRUMP_ORDER.index(best[0])
-    return best[1] != trump and card[1] == led == best[1] and PLAIN_ORDER.index(card[0]) > PLAIN_ORDER.index(best[0])
+def _beats(card: str, played: list[str], trump: str) -> bool:
+    """Would ``card`` take the lead of the trick ``played`` (asked of the core)?"""
+    deck, *rules = _core_args(trump)
+    return tricks.takes_lead(deck, *rules, [deck.card_id(c) for c in played], deck.card_id(card))
 
 
 def _is_top(card: str, trump: str, gone: set[str]) -> bool:
@@ -185,12 +186,11 @@ def _play(obs: dict, cards: list[str]) -> str:
         plain = [c for c in cards if c[1] != trump and c[0] not in "TA"]
         pool = plain or [c for c in cards if c[1] != trump] or cards
         return min(pool, key=cheap)
-    led = played[0][1]
     w = _winning(played, trump)
     winner_seat = (trick["leader"] + w) % n
     best = played[w]
     last = len(played) == n - 1
-    winners = [c for c in cards if _beats(c, best, led, trump)]
+    winners = [c for c in cards if _beats(c, played, trump)]
     if winner_seat in mine and n == 4:
         safe = last or _is_top(best, trump, gone)
         if safe or not winners:

@@ -19,6 +19,10 @@ from __future__ import annotations
 
 import random
 
+from trickcore import _core
+from trickcore.games import squint as SQ
+from trickcore.policies import tricks
+
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 
@@ -213,16 +217,17 @@ def _discard(obs: dict, legal: list[str]) -> str:
 
 
 # ---- card play ------------------------------------------------------------------------------
+def _rules(trump: str | None):
+    return SQ.DECK, _core.FOLLOW_SUIT, _core.WIN_TRUMP, SQ.SUITS.index(trump) if trump else _core.NO_SUIT
+
+
 def _winner(cards: list[str], trump: str | None) -> int:
-    trumps = [i for i, c in enumerate(cards) if trump and suit(c) == trump]
-    if trumps:
-        return max(trumps, key=lambda i: rank(cards[i]))
-    led = suit(cards[0])
-    return max((i for i, c in enumerate(cards) if suit(c) == led), key=lambda i: rank(cards[i]))
+    """Index of the card winning the (partial) trick (asked of the core)."""
+    return tricks.winner_index(*_rules(trump), [SQ.DECK.card_id(c) for c in cards])
 
 
 def _beats(card: str, cards: list[str], trump: str | None) -> bool:
-    return _winner(cards + [card], trump) == len(cards)
+    return tricks.takes_lead(*_rules(trump), [SQ.DECK.card_id(c) for c in cards], SQ.DECK.card_id(card))
 
 
 def _unseen(obs: dict) -> set[str]:

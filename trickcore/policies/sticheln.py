@@ -21,6 +21,10 @@ from __future__ import annotations
 
 import random
 
+from trickcore import _core
+from trickcore.games import sticheln as ST
+from trickcore.policies import tricks
+
 COLOURS = "RBGYNV"
 
 
@@ -46,26 +50,22 @@ def _late_choices(won, pair):
     return [(a, b) for i, a in enumerate(present) for b in present[i + 1:]]
 
 
+def _ids(cards) -> list[int]:
+    return [ST.DECK.card_id(f"{COLOURS[c]}{v}") for c, v in cards]
+
+
+def _rules(low: bool):
+    return ST.DECK, _core.FOLLOW_FREE, _core.WIN_OFFLEAD_LOW if low else _core.WIN_OFFLEAD_HIGH, _core.NO_SUIT
+
+
 def _winner(trick, low):
-    """Index of the winning card of a (partial) trick of (colour, value) cards (C7, V2)."""
-    lead = trick[0][0]
-    best, best_v = None, None
-    for i, (c, v) in enumerate(trick):
-        if c != lead and v != 0 and (best_v is None or (v < best_v if low else v > best_v)):
-            best, best_v = i, v
-    if best is not None:
-        return best
-    return max((i for i, (c, _v) in enumerate(trick) if c == lead), key=lambda i: trick[i][1])
+    """Index of the winning card of a (partial) trick of (colour, value) cards (asked of the core)."""
+    return tricks.winner_index(*_rules(low), _ids(trick))
 
 
-def _beats(card, current, lead, has_trump, low) -> bool:
-    """Would ``card`` played later take the trick from the winning card ``current``?"""
-    c, v = card
-    if c == lead or v == 0:
-        return not has_trump and c == lead and v > current[1]
-    if not has_trump:
-        return True
-    return v < current[1] if low else v > current[1]
+def _beats(card, trick, low) -> bool:
+    """Would ``card``, played after ``trick``, take the lead (asked of the core)?"""
+    return tricks.takes_lead(*_rules(low), _ids(trick), _ids([card])[0])
 
 
 class _Ctx:
@@ -178,13 +178,11 @@ def _play(ctx: _Ctx, legal: list[str], rng: random.Random) -> str:
     for text in legal:
         card = _card(text)
         cards = trick + [card]
-        lead = cards[0][0]
         w = _winner(cards, low)
         if w != len(cards) - 1:
             p = 0.0
         else:
-            has_trump = any(c != lead and v != 0 for c, v in cards)
-            beaters = sum(1 for x in ctx.unseen if _beats(x, card, lead, has_trump, low))
+            beaters = sum(1 for x in ctx.unseen if _beats(x, cards, low)) if later else 0
             p = 1.0
             for s in later:
                 h = sizes[s]
