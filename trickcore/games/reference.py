@@ -1,5 +1,5 @@
-"""GAME AUTHORS (and helpers): read docs/dev/game-authors.md first — conventions, notation,
-file ownership and the test checklist for game modules.
+"""Game authors: docs/dev/game-authors.md has the conventions, the notation and the test
+checklist for game modules.
 
 Reference game: the plain trick-taking game of the benchmarks.
 
