@@ -29,8 +29,8 @@ def _card(text: str) -> tuple[int, int]:
 
 
 def _f(counts) -> int:
-    m = max(counts)
-    return m - (sum(counts) - m)
+    """Score of face-up stacks with these colour counts (the game's H7 rule, no passes)."""
+    return H.game_score(*counts, 0)
 
 
 def choose(observation: dict, legal: list[str], rng: random.Random | None = None) -> str:

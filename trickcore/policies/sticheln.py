@@ -25,7 +25,7 @@ from trickcore import _core
 from trickcore.games import sticheln as ST
 from trickcore.policies import tricks
 
-COLOURS = "RBGYNV"
+COLOURS = ST.COLOURS
 
 
 def _card(text: str) -> tuple[int, int]:
@@ -33,21 +33,11 @@ def _card(text: str) -> tuple[int, int]:
 
 
 def _score(laid, special, won, verkehrt, mild) -> float:
-    special = set(special)
-    k = list(laid) + [c for c in won if c[0] in special]
-    o = sum(1 for c in won if c[0] not in special)
-    if verkehrt:
-        return sum(v for _c, v in k) - o
-    if mild:
-        return o - 5 * len(k)
-    return o - sum(v for _c, v in k)
+    return ST.round_score(laid, special, won, verkehrt, mild)     # the game's own scoring rule
 
 
 def _late_choices(won, pair):
-    present = sorted({c for c, _v in won})
-    if not pair or len(present) < 2:
-        return [(c,) for c in present]
-    return [(a, b) for i, a in enumerate(present) for b in present[i + 1:]]
+    return ST.colour_choices((c for c, _v in won), pair)
 
 
 def _ids(cards) -> list[int]:
