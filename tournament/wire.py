@@ -33,6 +33,8 @@ import math
 import re
 from typing import Any
 
+import orjson
+
 PROTOCOL_VERSION = 1
 SUPPORTED_VERSIONS = (1,)
 
@@ -46,13 +48,23 @@ class WireError(ValueError):
 # ---- runner -> bot ------------------------------------------------------------------
 
 # Compact and ASCII-only: a line never contains a raw newline or a byte a naive reader
-# could mis-decode, and ``sort_keys`` makes transcripts byte-stable.  One encoder object,
-# because json.dumps with options builds a new one per call.
-# Payloads are trees, so the circularity check is skipped (it costs a sixth of the time).
+# could mis-decode, and sorted keys make transcripts byte-stable.  orjson encodes a view
+# about ten times faster than the standard library, which matters because every request
+# carries the seat's whole view; the standard encoder (same separators, sorted keys,
+# ``\u`` escapes) takes over for the rare payload orjson cannot give as ASCII: non-ASCII
+# text, or an integer beyond 64 bits.  Payloads are trees, so the standard encoder skips
+# its circularity check.
+_ORJSON_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 _ENCODER = json.JSONEncoder(separators=(",", ":"), sort_keys=True, ensure_ascii=True, check_circular=False)
 
 
 def _json(payload: Any) -> str:
+    try:
+        data = orjson.dumps(payload, option=_ORJSON_OPTIONS)
+    except TypeError:
+        return _ENCODER.encode(payload)
+    if data.isascii():
+        return data.decode("ascii")
     return _ENCODER.encode(payload)
 
 

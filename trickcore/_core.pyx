@@ -349,6 +349,12 @@ cdef class TrickPhase:
     cdef tc_trick log[64]
     cdef int8_t log_next[64]
     cdef int n_log
+    # The Python tuples of ``tricks``, built once per completed trick when first asked
+    # for: views and event feeds ask after every action, and the history only grows.
+    cdef list py_log
+    # Game-level descriptions of the completed tricks (GameState._described_tricks): a
+    # view lists every completed trick, and each is described once, not once per view.
+    cdef public list described
 
     def __init__(self, Deck deck, int n_players, int follow, int winner, int trump, hands, int leader, int tricks):
         cdef tc_cards h[8]
@@ -364,6 +370,8 @@ cdef class TrickPhase:
             raise CoreError(TC_E_ARG, f"{tricks} tricks: a trick phase has at most 64")
         check(tc_play_init(&self.s, &self.rules, h, leader, tricks), "trick phase")
         self.n_log = 0
+        self.py_log = []
+        self.described = []
 
     cdef int play_c(self, int move) except? -9:
         """Play a checked move; returns the tc status (negative on error), 1 if a trick completed."""
@@ -380,18 +388,34 @@ cdef class TrickPhase:
         self.log_next[self.n_log] = <int8_t>self.s.last_winner
         self.n_log += 1
 
+    cdef list _trick_tuples(self):
+        cdef tc_trick *t
+        cdef int n = self.rules.n_players, k, i
+        cdef list log = self.py_log
+        cdef list moves
+        for k in range(len(log), self.n_log):
+            t = &self.log[k]
+            moves = [int(t.card[i]) | (int(t.decl[i]) << 7) for i in range(t.n_played)]
+            log.append((t.leader, tuple(moves), tc_trick_winner(t, n, 0), tc_trick_winner(t, n, 1),
+                        int(self.log_next[k]), t.points))
+        return log
+
     @property
     def tricks(self):
-        """Completed tricks: (leader, moves, winner, winner2, next_leader, points)."""
-        cdef tc_trick *t
-        cdef int n = self.rules.n_players
-        out = []
-        for k in range(self.n_log):
-            t = &self.log[k]
-            out.append((t.leader, tuple(int(t.card[i]) | (int(t.decl[i]) << 7) for i in range(t.n_played)),
-                        tc_trick_winner(t, n, 0), tc_trick_winner(t, n, 1), int(self.log_next[k]),
-                        t.points))
-        return out
+        """Completed tricks: (leader, moves, winner, winner2, next_leader, points).
+
+        A new list each call; the tuples in it are built once per trick and shared."""
+        return list(self._trick_tuples())
+
+    def tricks_from(self, int k):
+        """Completed tricks from the ``k``-th on, as in ``tricks``."""
+        return self._trick_tuples()[k:]
+
+    def trick(self, int k):
+        """Completed trick ``k`` (0-based) as in ``tricks``."""
+        if not 0 <= k < self.n_log:
+            raise IndexError(f"trick {k}: {self.n_log} tricks are complete")
+        return self._trick_tuples()[k]
 
     @property
     def n_tricks_done(self):
@@ -516,6 +540,8 @@ cdef class TrickPhase:
         other.log = self.log
         other.log_next = self.log_next
         other.n_log = self.n_log
+        other.py_log = list(self.py_log)  # immutable tuples: a shallow copy is independent
+        other.described = list(self.described)  # read-only descriptions of completed tricks
         return other
 
     def __copy__(self):

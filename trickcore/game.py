@@ -192,6 +192,18 @@ class GameState(StateCore):
         self._fast = True
         return self._tp
 
+    def _described_tricks(self, tp: TrickPhase, describe) -> list:
+        """``[describe(t) for t in tp.tricks]``, each completed trick described only once.
+
+        Views list every completed trick after every action; a completed trick never
+        changes, so its description is kept on the trick phase and shared by all later
+        views (and copies): callers must treat the entries as read-only.  One describe
+        function per trick phase."""
+        done = tp.described
+        if len(done) < tp.n_tricks_done:
+            done.extend([describe(t) for t in tp.tricks_from(len(done))])
+        return list(done)
+
     def _on_play_over(self) -> None:
         self._play_over()
 
@@ -298,19 +310,29 @@ class GameState(StateCore):
         phase, done, pos = self._ev_sync
         if phase is not tp:
             done, pos = 0, 0
-        end = (tp.n_tricks_done, tp.trick_len)
-        if end != (done, pos):
-            self._events.append((_PLAYS, (tp, done, pos) + end))
-            self._ev_sync = (tp, *end)
+        end_done, end_pos = tp.n_tricks_done, tp.trick_len
+        if end_done != done or end_pos != pos:
+            self._events.append((_PLAYS, (tp, done, pos, end_done, end_pos)))
+            self._ev_sync = (tp, end_done, end_pos)
 
     def _expand_plays(self) -> None:
+        # Called after every action by referees (events_since): the common cases -- nothing
+        # new, or one placeholder at the end -- take no scan of the list.
         self._mark_plays()
         events, first = self._events, self._ev_expanded
-        if any(vis is _PLAYS for vis, _ in events[first:]):
+        end = len(events)
+        if first == end:
+            return
+        if first == end - 1:
+            vis, data = events[first]
+            if vis is _PLAYS:
+                del events[first]
+                events.extend([(None, ev) for ev in self._play_events(*data)])
+        else:
             tail = []
             for vis, data in events[first:]:
                 if vis is _PLAYS:
-                    tail.extend((None, ev) for ev in self._play_events(*data))
+                    tail.extend([(None, ev) for ev in self._play_events(*data)])
                 else:
                     tail.append((vis, data))
             events[first:] = tail
@@ -318,25 +340,25 @@ class GameState(StateCore):
 
     def _play_events(self, tp: TrickPhase, done: int, pos: int, end_done: int, end_pos: int) -> list[dict]:
         deck, n, out = tp.deck, self.num_players, []
-        tricks = tp.tricks if end_done > done or end_done < tp.n_tricks_done else []
-        for k in range(done, end_done):
-            leader, moves, win, win2, nxt, pts = tricks[k]
-            out.extend({"type": "play", "seat": (leader + i) % n, "card": deck.move_text(moves[i])}
-                       for i in range(pos, len(moves)))
-            ev = {"type": "trick", "leader": leader, "cards": [deck.move_text(m) for m in moves],
-                  "winner": win, "points": pts}
-            if win2 >= 0 or nxt != win:
-                ev["winner2"] = win2
-                ev["next_leader"] = nxt
-            out.append(ev)
-            pos = 0
+        move_text = deck.move_text
+        if end_done > done:
+            for leader, moves, win, win2, nxt, pts in tp.tricks_from(done)[:end_done - done]:
+                out.extend([{"type": "play", "seat": (leader + i) % n, "card": move_text(moves[i])}
+                            for i in range(pos, len(moves))])
+                ev = {"type": "trick", "leader": leader, "cards": [move_text(m) for m in moves],
+                      "winner": win, "points": pts}
+                if win2 >= 0 or nxt != win:
+                    ev["winner2"] = win2
+                    ev["next_leader"] = nxt
+                out.append(ev)
+                pos = 0
         if end_pos > pos:
-            if end_done < len(tricks):
-                leader, moves = tricks[end_done][0], tricks[end_done][1]
+            if end_done < tp.n_tricks_done:
+                leader, moves = tp.trick(end_done)[:2]
             else:
                 leader, moves, _led, _open = tp.current_trick()
-            out.extend({"type": "play", "seat": (leader + i) % n, "card": deck.move_text(moves[i])}
-                       for i in range(pos, end_pos))
+            out.extend([{"type": "play", "seat": (leader + i) % n, "card": move_text(moves[i])}
+                        for i in range(pos, end_pos)])
         return out
 
     def events_since(self, start: int = 0) -> tuple[list[tuple[frozenset[int] | None, dict]], int]:

@@ -537,9 +537,8 @@ class BeimJupiterState(GameState):
         trick = None
         tricks = []
         if tp is not None:
-            for leader, moves, win, _w2, _nx, pts in tp.tricks:
-                tricks.append({"leader": leader, "cards": [d.move_text(m) for m in moves], "winner": win,
-                               "points": pts})
+            tricks = self._described_tricks(tp, lambda t: {"leader": t[0], "cards": [d.move_text(m) for m in t[1]],
+                                                           "winner": t[2], "points": t[5]})
             if not tp.over:
                 leader, moves, _led, _open = tp.current_trick()
                 trick = {"leader": leader, "cards": [d.move_text(m) for m in moves]}

@@ -226,8 +226,8 @@ class HattrickState(GameState):
         over = self._over
         leader, moves, _led, _open = tp.current_trick()
         cur = describe_trick(leader, moves, n)
-        done = []
-        for t in tp.tricks:
+
+        def describe_done(t: tuple) -> dict:
             d = describe_trick(t[0], t[1], n)
             res = d.pop("result")
             winners = {}
@@ -237,7 +237,9 @@ class HattrickState(GameState):
                 winners[d["open"][1]] = res["winner2"]
             d["winners"] = winners
             d["next_leader"] = t[4]
-            done.append(d)
+            return d
+
+        done = self._described_tricks(tp, describe_done)
         cur.pop("result")
         obs = {
             "game": "hattrick", "seat": seat, "players": n,

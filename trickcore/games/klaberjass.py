@@ -700,8 +700,8 @@ class KlaberjassState(GameState):
             tp = self._tp
             leader, moves, _led, _open = tp.current_trick()
             obs["trick"] = {"leader": leader, "cards": [CARD_NAMES[m] for m in moves]}
-            obs["tricks"] = [{"leader": t[0], "cards": [CARD_NAMES[m] for m in t[1]], "winner": t[2],
-                              "points": t[5]} for t in tp.tricks]
+            obs["tricks"] = self._described_tricks(tp, lambda t: {
+                "leader": t[0], "cards": [CARD_NAMES[m] for m in t[1]], "winner": t[2], "points": t[5]})
             obs["tricks_won"] = tp.tricks_won()
             obs["points_won"] = tp.points_won()
         else:

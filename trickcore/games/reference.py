@@ -70,11 +70,14 @@ class ReferenceState(GameState):
             "game": "reference", "seat": seat, "trump": SUITS[self.trump],
             "hand": DECK.cards_text(tp.hand(seat)).split(),
             "trick": {"leader": leader, "cards": [DECK.move_text(m) for m in moves]},
-            "tricks": [{"leader": t[0], "cards": [DECK.move_text(m) for m in t[1]], "winner": t[2]}
-                       for t in tp.tricks],
+            "tricks": self._described_tricks(tp, _describe_trick),
             "tricks_won": tp.tricks_won(),
             "to_move": self.current_player(),
         }
+
+
+def _describe_trick(t: tuple) -> dict:
+    return {"leader": t[0], "cards": [DECK.move_text(m) for m in t[1]], "winner": t[2]}
 
 
 GAME_INFO = register(GameInfo(

@@ -641,8 +641,8 @@ class SquintState(GameState):
             leader, moves, _led, _open = tp.current_trick()
             obs["trick"] = None if tp.over else {"leader": leader, "cards": [card_name(m) for m in moves]}
             done = tp.tricks
-            obs["tricks"] = [{"leader": t[0], "cards": [card_name(m) for m in t[1]], "winner": t[2]}
-                             for t in done]
+            obs["tricks"] = self._described_tricks(
+                tp, lambda t: {"leader": t[0], "cards": [card_name(m) for m in t[1]], "winner": t[2]})
             obs["tricks_won"] = tp.tricks_won()
             if c.kind == "null":
                 obs["clean_tricks"] = clean_counts(done, c.penalty)

@@ -475,8 +475,8 @@ class StichelnState(GameState):
         if tp is not None:
             leader, moves, _led, _open = tp.current_trick()
             obs["trick"] = {"leader": leader, "cards": [DECK.names[m] for m in moves]}
-            obs["tricks"] = [{"leader": t[0], "cards": [DECK.names[m] for m in t[1]], "winner": t[2]}
-                             for t in tp.tricks]
+            obs["tricks"] = self._described_tricks(
+                tp, lambda t: {"leader": t[0], "cards": [DECK.names[m] for m in t[1]], "winner": t[2]})
             obs["won"] = [names(cards_of(tp.won(s))) for s in range(n)]
             obs["tricks_won"] = tp.tricks_won()
         if phase == "colour":
