@@ -69,10 +69,15 @@ class EventFeed:
     The events come from ``GameState.events_since(start)`` (events with their visibility)
     when the game state provides it, else from the base class's event list; a state with
     neither falls back to ``events_for(seat, start)`` per seat, encoding per seat (the
-    result is identical, only slower).  ``sync()`` must be called after every action."""
+    result is identical, only slower).  ``sync()`` must be called after every action.
 
-    def __init__(self, state, players: int):
+    ``wanted[seat]`` is False for a bot that declared ``feature events off``: it gets no
+    event lines, and when no seat wants events none are encoded at all."""
+
+    def __init__(self, state, players: int, wanted: list[bool] | None = None):
         self.state = state
+        self.wanted = list(wanted) if wanted is not None else [True] * players
+        self.active = any(self.wanted)
         self.cursor = [0] * players
         self.lines: list[tuple[frozenset | None, str]] = []  # (visible_to or None, line), one per event
         self._next = 0  # index of the game's next event not yet encoded
@@ -92,7 +97,7 @@ class EventFeed:
 
     def sync(self) -> None:
         """Encode the events the last action added."""
-        if self._source is None:
+        if self._source is None or not self.active:
             return
         new, self._next = self._source(self._next)
         if new:
@@ -101,6 +106,8 @@ class EventFeed:
 
     def pending(self, seat: int) -> list[str]:
         """The seat's events since the last call for it."""
+        if not self.wanted[seat]:
+            return []
         start = self.cursor[seat]
         if self._source is None:
             events, self.cursor[seat] = self.state.events_for(seat, start)
@@ -233,7 +240,7 @@ class Table:
                 fault(seat, f.cls, f"readiness barrier after newgame: {f.detail}")
                 unreachable(seat, f.detail)
 
-        feed = EventFeed(state, cfg.players)
+        feed = EventFeed(state, cfg.players, [st.session is None or st.session.wants_events for st in seats])
         players = cfg.players
 
         def deliver(seat: int, *extra: str) -> None:

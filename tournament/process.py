@@ -115,6 +115,7 @@ class BotProcess:
         self._reader = select.poll()
         self._reader.register(self._out_fd, select.POLLIN | select.POLLHUP | select.POLLERR)
         self._buffer = bytearray()
+        self._pushed: OutputItem | None = None  # an item handed back by push_back
         self._skipping = False  # inside an over-long line, discarding up to its newline
         self._eof = False
         self._backlog: collections.deque[bytes] = collections.deque()
@@ -133,10 +134,10 @@ class BotProcess:
         before the write.  (One write per batch: each write wakes the bot, which costs more
         than the write itself.  The time is taken before the write because the kernel may run
         the woken bot before the write returns: that time is the bot's, not the runner's.)"""
-        text = "\n".join(lines)
-        if self.on_io:
+        text = lines[0] if len(lines) == 1 else "\n".join(lines)
+        if self.on_io is not None:
             self.on_io(">", text)  # one call per batch: the lines joined by newlines
-        data = (text + "\n").encode("utf-8")
+        data = (text + "\n").encode()
         with self._wcond:
             handed_over = time.perf_counter()
             if self.stdin_error or self._stdin_closing:
@@ -198,10 +199,14 @@ class BotProcess:
     # ---- stdout -------------------------------------------------------------------
     def next_output(self, deadline: float) -> OutputItem | None:
         """The next stdout item, or None when ``deadline`` (perf_counter) passes first."""
+        if self._pushed is not None:
+            item, self._pushed = self._pushed, None
+            return item
         while True:
-            item = self._take_line()
-            if item is not None:
-                return item
+            if self._buffer or self._skipping or self._eof:
+                item = self._take_line()
+                if item is not None:
+                    return item
             if self._eof:
                 return OutputItem("eof", time.perf_counter(), "stdout closed")
             timeout_ms = (deadline - time.perf_counter()) * 1000
@@ -223,6 +228,11 @@ class BotProcess:
                 self._buffer += data
             else:
                 self._eof = True
+
+    def push_back(self, item: OutputItem) -> None:
+        """Make ``item`` the next one ``next_output`` returns (one item at most)."""
+        assert self._pushed is None
+        self._pushed = item
 
     def _take_line(self) -> OutputItem | None:
         limit = self.max_line_bytes
@@ -257,7 +267,7 @@ class BotProcess:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
                 return OutputItem("undecodable", now, f"not UTF-8 ({exc.reason} at byte {exc.start}): {raw[:60]!r}")
-            if self.on_io:
+            if self.on_io is not None:
                 self.on_io("<", text)
             return OutputItem("line", now, text)
 

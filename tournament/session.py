@@ -64,6 +64,7 @@ class BotSession:
         self.name: str | None = None  # as the bot introduced itself
         self.author: str | None = None
         self.declared: dict[str, wire.OptionDecl] = {}
+        self.wants_events = True  # False after "feature events off" in the handshake
         self.notes = LineNotes()
         self.games_played = 0
         self._next_request_id = 1
@@ -102,8 +103,8 @@ class BotSession:
         version: str | None = None
         try:
             while version is None:
-                line = self._next_line(deadline, waiting_for=f"'trickcoreok' within startup_ms = "
-                                                             f"{self.time.startup_ms:g} ms")
+                line = self._next_line(deadline, waiting_for=lambda: f"'trickcoreok' within startup_ms = "
+                                                                     f"{self.time.startup_ms:g} ms")
                 if line.kind == "id":
                     if line.key == "name":
                         self.name = line.token
@@ -111,6 +112,9 @@ class BotSession:
                         self.author = line.token
                 elif line.kind == "option":
                     self.declared[line.option.name] = line.option
+                elif line.kind == "feature":
+                    if line.key == "events":
+                        self.wants_events = line.token == "on"
                 elif line.kind == "trickcoreok":
                     version = line.token
                 elif line.kind in ("action", "readyok"):
@@ -182,8 +186,8 @@ class BotSession:
     def barrier_wait(self, pending: tuple[str, float]) -> None:
         token, deadline = pending
         while True:
-            line = self._next_line(deadline, waiting_for=f"'readyok {token}' within ready_ms = "
-                                                         f"{self.time.ready_ms:g} ms")
+            line = self._next_line(deadline, waiting_for=lambda: f"'readyok {token}' within ready_ms = "
+                                                                 f"{self.time.ready_ms:g} ms")
             if line.kind == "readyok" and line.token == token:
                 return
             if line.kind == "action":
@@ -202,19 +206,37 @@ class BotSession:
         deadline = sent + budget_s
         if after_send is not None:
             after_send()
+        process = self.process
+        expected = f"action {request_id} "
         while True:
-            line, received = self._next_line_timed(deadline, waiting_for=f"'action {request_id} ...' within "
-                                                                         f"{budget_s * 1000:.0f} ms")
+            # Fast path for the expected reply, a plain "action <id> <option>" line already
+            # read or arriving now; everything else goes through the general reader.
+            item = process.next_output(min(deadline, time.perf_counter() + _POLL_S))
+            if (item is not None and item.kind == "line" and item.text.startswith(expected)
+                    and self._lines_in_window < self.limits.max_lines_per_request):
+                text = item.text
+                action = text[len(expected):].strip()
+                if action and not wire.is_garbage(text):
+                    self._lines_in_window += 1
+                    return self._reply(action, legal, text, sent, item.time)
+            if item is not None:
+                process.push_back(item)
+            line, received = self._next_line_timed(
+                deadline, waiting_for=lambda: f"'action {request_id} ...' within {budget_s * 1000:.0f} ms")
             if line.kind != "action":
                 continue
             if line.request_id != request_id:
                 self._check_stale(line)
                 continue
-            choice = wire.resolve_action(line.action, legal)
-            if choice is None:
-                raise BotFault("illegal", f"reply {line.text!r}: index out of range, there are {len(legal)} "
-                                          f"options (#0..#{len(legal) - 1})")
-            return Reply(choice, (received - sent) * 1000, received)
+            return self._reply(line.action, legal, line.text, sent, received)
+
+    @staticmethod
+    def _reply(action: str, legal: list[str], text: str, sent: float, received: float) -> Reply:
+        choice = wire.resolve_action(action, legal)
+        if choice is None:
+            raise BotFault("illegal", f"reply {text!r}: index out of range, there are {len(legal)} "
+                                      f"options (#0..#{len(legal) - 1})")
+        return Reply(choice, (received - sent) * 1000, received)
 
     def _check_stale(self, line: wire.BotLine) -> None:
         if line.request_id is not None and line.request_id < self._next_request_id:
@@ -223,15 +245,16 @@ class BotSession:
         raise BotFault("protocol", f"{line.text!r} answers request {line.request_id}, which was never sent")
 
     # ---- reading ------------------------------------------------------------------
-    def _next_line(self, deadline: float, waiting_for: str) -> wire.BotLine:
+    def _next_line(self, deadline: float, waiting_for: Callable[[], str]) -> wire.BotLine:
         return self._next_line_timed(deadline, waiting_for)[0]
 
-    def _next_line_timed(self, deadline: float, waiting_for: str) -> tuple[wire.BotLine, float]:
-        """The next meaningful bot line; every fault class but 'illegal' is raised from here."""
+    def _next_line_timed(self, deadline: float, waiting_for: Callable[[], str]) -> tuple[wire.BotLine, float]:
+        """The next meaningful bot line; every fault class but 'illegal' is raised from here.
+        ``waiting_for()`` describes what is awaited, for fault details (formatted only then)."""
         while True:
             item = self._next_item(deadline)
             if item is None:
-                raise BotFault("timeout", f"no {waiting_for}")
+                raise BotFault("timeout", f"no {waiting_for()}")
             if item.kind == "eof":
                 raise BotFault("crash", self._crash_detail())
             if item.kind == "overlong":
@@ -241,7 +264,7 @@ class BotSession:
             self._lines_in_window += 1
             if self._lines_in_window > self.limits.max_lines_per_request:
                 raise BotFault("flood", f"more than max_lines_per_request = {self.limits.max_lines_per_request} "
-                                        f"lines while waiting for {waiting_for.split(' within ')[0]}")
+                                        f"lines while waiting for {waiting_for().split(' within ')[0]}")
             if wire.is_garbage(item.text):
                 raise BotFault("garbage", f"control characters in line {item.text[:60]!r}")
             try:

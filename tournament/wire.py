@@ -19,6 +19,7 @@ Bot -> runner::
 
     id name <text> / id author <text>         during the handshake
     option <name> <type> <default> [...]      declare a typed option, during the handshake
+    feature events off                        during the handshake: send this bot no event lines
     trickcoreok <version>                     end of the handshake
     readyok <token>                           answer to isready
     action <id> <option text> | action <id> #<index>
@@ -39,6 +40,8 @@ PROTOCOL_VERSION = 1
 SUPPORTED_VERSIONS = (1,)
 
 OPTION_TYPES = ("int", "float", "bool", "string", "choice")
+# Handshake features a bot may set, with their values (the first is the default).
+FEATURES = {"events": ("on", "off")}
 
 
 class WireError(ValueError):
@@ -163,6 +166,7 @@ class BotLine:
     token: str | None = None  # readyok, trickcoreok (version)
     key: str | None = None  # id: name / author
     option: OptionDecl | None = None
+    # feature: the feature's name (``key``) and its value (``token``)
 
 
 def _number(word: str, what: str, integer: bool) -> float | int:
@@ -253,6 +257,14 @@ def parse_bot_line(text: str) -> BotLine:
         return BotLine("id", text, key=key, token=value.strip())
     if head == "option":
         return BotLine("option", text, option=parse_option(rest))
+    if head == "feature":
+        name, _, value = rest.partition(" ")
+        value = value.strip()
+        if name not in FEATURES:
+            return BotLine("unknown", text)  # a feature of a later protocol version
+        if value not in FEATURES[name]:
+            raise WireError(f"feature {name} must be one of {', '.join(FEATURES[name])}, got {value!r}")
+        return BotLine("feature", text, key=name, token=value)
     if head == "info":
         return BotLine("info", text)
     return BotLine("unknown", text)

@@ -150,6 +150,8 @@ def run(bot: Bot | ChooseFunction, name: str = "python-bot", author: str = "",
             if bot.author:
                 lines.append(f"id author {bot.author}")
             lines += [option.declaration() for option in bot.declared_options]
+            if not wants_events:
+                lines.append("feature events off")  # every request carries the whole view anyway
             lines.append(f"trickcoreok {PROTOCOL_VERSION}")
             send("\n".join(lines))
         elif command == "quit":

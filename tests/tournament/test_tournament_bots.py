@@ -32,7 +32,8 @@ def request(rid: int, legal: list[str], view: dict | None = None) -> str:
 def test_sdk_function_bot():
     got = converse(lambda view, legal: legal[-1],
                    ["trickcore 1", "isready 1", 'newgame {"game":"x"}', request(3, ["a", "b"]), "quit", "isready 9"])
-    assert got == ["id name python-bot", "trickcoreok 1", "readyok 1", "action 3 b"]
+    # A function bot gets everything from the request: it asks for no events.
+    assert got == ["id name python-bot", "feature events off", "trickcoreok 1", "readyok 1", "action 3 b"]
 
 
 def test_sdk_options_are_declared_and_parsed():
@@ -72,6 +73,7 @@ def test_sdk_index_answers_and_events_only_when_wanted():
     got = converse(bot, ['newgame {"game":"g","seat":1}', 'event {"type":"play"}', 'event {"type":"trick"}',
                          request(1, ["x"]), 'gameover {"scores":[1,2]}', "quit"])
     assert got == ["action 1 x"] and bot.game == {"game": "g", "seat": 1}
+    assert "feature events off" not in converse(Tracker(), ["trickcore 1"])  # a bot that tracks events gets them
 
 
 def test_sdk_rejects_bad_declarations():

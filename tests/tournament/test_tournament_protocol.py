@@ -111,3 +111,38 @@ def test_event_delivery_on_request_sends_the_same_events(tmp_path):
         imm = [line for line in (tmp_path / f"immediate{i}.txt").read_text().splitlines()]
         onr = [line for line in (tmp_path / f"on-request{i}.txt").read_text().splitlines()]
         assert sorted(imm) == sorted(onr)  # same lines; only the moment of delivery differs
+
+
+def test_feature_events_off_gets_no_events_but_complete_requests(tmp_path):
+    # docs/protocol.md 2.5: a bot that says "feature events off" gets no event lines; its
+    # requests still carry the whole view, and the other seats still get their events.
+    bots = [{"name": "quiet", "command": mock("--events", "off", "--record", str(tmp_path / "quiet.txt"))},
+            {"name": "chatty", "command": mock("--events", "on", "--record", str(tmp_path / "chatty.txt"))},
+            {"name": "plain", "command": mock("--record", str(tmp_path / "plain.txt"))}]
+    doc = quick_doc(bots, players=3, time=FAST, deals=2)
+    run_tournament(parse_config(doc), tmp_path / "out")
+    records = read_results(tmp_path / "out")
+    assert len(records) == 2 and all(r["faults"] == [] for r in records)
+    commands = {name: [cmd for cmd, _ in received(tmp_path / f"{name}.txt")] for name in ("quiet", "chatty", "plain")}
+    assert "event" not in commands["quiet"]
+    assert commands["quiet"].count("request") > 0 and commands["quiet"].count("gameover") == 2
+    assert commands["chatty"].count("event") > 0 and commands["plain"].count("event") > 0
+    for rec in records:
+        seat = rec["bots"].index("quiet")
+        state = new_game(rec["game"], rec["players"], rec["options"], rec["seed"])
+        views = []
+        for action in rec["record"]["history"]:
+            if state.current_player() == seat:
+                views.append(state.observation(seat))
+            state.apply_action(action)
+        lines = received(tmp_path / "quiet.txt")
+        sent = [json.loads(rest.split(" ", 2)[2])["view"] for cmd, rest in lines if cmd == "request"]
+        assert all(v in sent for v in views)
+
+
+def test_feature_events_with_a_bad_value_is_a_handshake_fault(tmp_path):
+    bots = [{"name": "odd", "command": mock("--events", "sometimes")}, {"name": "b", "command": bot_cmd("random_bot.py")}]
+    run_tournament(parse_config(quick_doc(bots, time=FAST)), tmp_path / "out", check_bots=False)
+    (rec,) = read_results(tmp_path / "out")
+    (fault,) = rec["faults"]
+    assert fault["class"] == "handshake" and "feature events must be one of on, off" in fault["detail"]

@@ -14,6 +14,9 @@ def test_runner_messages():
     line = wire.request(7, {"legal": ["AS", "KD"], "view": {"hand": ["AS"]}})
     assert line == 'request 7 2 {"legal":["AS","KD"],"view":{"hand":["AS"]}}'
     assert "\n" not in wire.event({"text": "a\nb"})
+    # ASCII on the wire whatever the payload (docs/protocol.md section 1), keys sorted.
+    assert wire.event({"b": "Kö\u2665", "a": 2**70}) == 'event {"a":1180591620717411303424,"b":"K\\u00f6\\u2665"}'
+    assert wire.event({"z": 1.5, "a": [None, True]}) == 'event {"a":[null,true],"z":1.5}'
 
 
 @pytest.mark.parametrize("text,kind,field,value", [
@@ -24,6 +27,9 @@ def test_runner_messages():
     ("trickcoreok 1", "trickcoreok", "token", "1"),
     ("id name My Bot 2", "id", "token", "My Bot 2"),
     ("info thinking hard", "info", "kind", "info"),
+    ("feature events off", "feature", "token", "off"),
+    ("feature events on", "feature", "key", "events"),
+    ("feature telepathy on", "unknown", "kind", "unknown"),  # a feature of a later version
     ("hello there", "unknown", "kind", "unknown"),
     ("", "empty", "kind", "empty"),
 ])
@@ -40,6 +46,7 @@ def test_parse_bot_lines(text, kind, field, value):
     ("readyok", "readyok without the token"),
     ("trickcoreok", "trickcoreok without a protocol version"),
     ("id colour red", "id must be 'id name <text>' or 'id author <text>'"),
+    ("feature events sometimes", "feature events must be one of on, off, got 'sometimes'"),
 ])
 def test_malformed_known_commands(text, message):
     with pytest.raises(wire.WireError, match=message):

@@ -21,6 +21,7 @@ counted over the process's life) and, unless said otherwise, last for that one r
   --index            answer with '#k' (an index into the legal options) instead of the text
   --options          declare one option of each type
   --record FILE      append every line received to FILE
+  --events VALUE     say 'feature events VALUE' in the handshake (off, on, or anything to test)
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--slow", type=float, default=0.0)
     p.add_argument("--flood", choices=("lines", "long"))
     p.add_argument("--record")
+    p.add_argument("--events")
     p.add_argument("--name", default="mockbot")
     args = p.parse_args(argv)
 
@@ -72,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
                              "option verbose bool false", "option style choice safe safe wild",
                              "option label string hello world"):
                     send(decl)
+            if args.events is not None:
+                send(f"feature events {args.events}")
             send("trickcoreok 99" if args.bad_handshake else "trickcoreok 1")
         elif command == "isready":
             send(f"readyok {rest}")

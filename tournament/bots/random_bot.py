@@ -35,7 +35,9 @@ def main() -> None:
             requests += 1
             out.write(answer)
         elif command == "trickcore":
-            out.write("id name random\nid author trickcore\noption seed int 0 0 4294967295\ntrickcoreok 1\n")
+            # Stateless: it asks for no event lines (feature events off).
+            out.write("id name random\nid author trickcore\noption seed int 0 0 4294967295\n"
+                      "feature events off\ntrickcoreok 1\n")
         elif command == "setoption":
             key, _, value = rest.partition(" ")
             if key == "seed":
