@@ -93,7 +93,7 @@ class Limits:
 
 @dataclasses.dataclass(frozen=True)
 class Records:
-    transcripts: str = "all"  # all | failed | none: per-game protocol transcript files
+    transcripts: str = "failed"  # all | failed | none: per-game protocol transcript files
     stderr: str = "failed"  # all | failed | none: per-game bot stderr files
 
 
@@ -356,7 +356,7 @@ def parse_config(doc: dict, source: str = "config", config_dir: Path | None = No
     )
     rt = c.table(doc, "records")
     c.unknown_keys(rt, ("transcripts", "stderr"), "records")
-    records = Records(transcripts=c.string(rt, "transcripts", "records", "all", KEEP_CHOICES),
+    records = Records(transcripts=c.string(rt, "transcripts", "records", "failed", KEEP_CHOICES),
                       stderr=c.string(rt, "stderr", "records", "failed", KEEP_CHOICES))
 
     # [failures.<class>]

@@ -17,6 +17,8 @@ import os
 from pathlib import Path
 from typing import Iterable
 
+import orjson
+
 from tournament.config import RUN_ENVIRONMENT_KEYS, TournamentConfig
 from tournament.match import TIMING_ACTION_FIELDS, TIMING_FIELDS
 from tournament.wire import PROTOCOL_VERSION
@@ -111,7 +113,13 @@ class ResultStore:
         return records
 
     def append(self, record: dict) -> None:
-        line = json.dumps(record, sort_keys=True, separators=(",", ":"), default=str) + "\n"
+        # orjson: a record holds every action of the game, and the standard encoder would
+        # cost a noticeable share of the runner's time per game.
+        try:
+            line = orjson.dumps(record, default=str, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+                                | orjson.OPT_APPEND_NEWLINE).decode()
+        except TypeError:  # e.g. an integer beyond 64 bits
+            line = json.dumps(record, sort_keys=True, separators=(",", ":"), default=str) + "\n"
         self._fh.write(line)
         self._fh.flush()
         os.fsync(self._fh.fileno())

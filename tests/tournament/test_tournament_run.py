@@ -58,7 +58,8 @@ def test_results_do_not_depend_on_concurrency(tmp_path):
     assert summary["games_played"] == 18 and summary["runner_latency_us"]["decisions"] > 0
     rec = read_results(tmp_path / "c1")[0]
     assert all("runner_us" in a and "ms" in a for a in rec["actions"] if a["by"] == "bot")
-    assert (tmp_path / "c1" / rec["transcript"]).read_text().splitlines()[0].endswith("> trickcore 1")
+    # By default only games with faults keep a transcript (docs/tournament.md, [records]).
+    assert rec["faults"] == [] and rec["transcript"] is None and not (tmp_path / "c1" / "transcripts").exists()
     # The effective config is written back and loads to the same fingerprint.
     assert load_config(tmp_path / "c1" / "config.toml").fingerprint() == parse_config(duplicate_doc()).fingerprint()
 
@@ -271,6 +272,7 @@ def test_tables_in_processes_or_threads_play_the_same_games(tmp_path):
     from tournament.runner import use_processes
 
     doc = duplicate_doc(deals=2, concurrency=2)
+    doc["records"] = {"transcripts": "all"}
     threads = parse_config({**doc, "tournament": {**doc["tournament"], "workers": "threads"}})
     processes = parse_config({**doc, "tournament": {**doc["tournament"], "workers": "processes"}})
     assert not use_processes(threads, 2) and use_processes(processes, 2) and use_processes(parse_config(doc), 2)
