@@ -2,8 +2,8 @@
 
 Each benchmark plays a real tournament of the bundled random bot over pipes (the reference
 game, 4 seats) and records, in `extra_info`, decisions per second, the runner overhead per
-decision and the pipe ping-pong floor measured right before it in the same session, and
-their ratio.  Definitions: docs/tournament.md, "Performance"; the same figures with
+decision, the pipe ping-pong floor and the minimal referee (tournament/bench_referee.py)
+measured right before it in the same session, and their ratios.  Definitions: docs/tournament.md, "Performance"; the same figures with
 repeats and medians: `trickcore bench-runner`.  The issue's goal: overhead <= 3x floor.
 """
 
@@ -19,6 +19,7 @@ GAMES_PER_TABLE = 30
 @pytest.mark.parametrize("concurrency", [1, 2])
 def test_runner_overhead_per_decision(benchmark, concurrency, delivery, affinity):
     floor = bench.measure_floor(concurrency, exchanges=4000, pinned=affinity == "table")
+    referee = bench.measure_minimal_referee(concurrency, GAMES_PER_TABLE, pinned=affinity == "table")
     result = {}
 
     def play():
@@ -32,6 +33,8 @@ def test_runner_overhead_per_decision(benchmark, concurrency, delivery, affinity
         "decisions": run.decisions,
         "decisions_per_s": round(run.decisions_per_s, 1), "overhead_us": round(run.overhead_us, 1),
         "floor_us": round(floor.overhead_us, 1), "ratio_to_floor": round(run.overhead_us / floor.overhead_us, 2),
+        "min_referee_us": round(referee.overhead_us, 1),
+        "ratio_to_min_referee": round(run.overhead_us / referee.overhead_us, 2),
         "bot_think_us": round(run.think_us, 1), "runner_cpu_us": round(run.cpu_us, 1),
         "floor_cpu_us": round(floor.driver_cpu_us, 1), "runner_us_p50": run.runner_us_p50})
 

@@ -21,6 +21,13 @@ What is measured (the definitions are also in docs/tournament.md, "Performance")
   bot: Python, ``for line in sys.stdin``, write and flush) answers a short action line --
   with the same definition: (wall time of N exchanges - the echo's own time) / N.  At
   concurrency c, c such pairs run at once, like c tables.
+* **The minimal referee** (``tournament/bench_referee.py``): the least a referee of this
+  protocol can do -- per decision the request with the seat's complete view as JSON, one
+  write, poll, read, the reply applied; per game ``newgame``, a readiness barrier and
+  ``gameover``; no records, transcripts, timing, fault handling or events -- with the
+  same bots, the same game, the same definition of overhead and the same pinning.  The
+  floor shows what the pipes cost; the minimal referee shows what the protocol and the
+  game cost before the runner adds anything.
 * Also reported: **decisions per second** (decisions / the tournament's whole wall time,
   start-up included), the runner process's **CPU time per decision** (all its threads,
   start-up included) next to the ping-pong driver's CPU time per exchange, and the
@@ -109,6 +116,15 @@ class FloorResult:
 
 
 @dataclasses.dataclass
+class RefereeResult:
+    concurrency: int
+    pinned: bool
+    decisions: int  # per referee
+    overhead_us: float  # (wall - the bots' think time) / decisions, mean over the referees
+    cpu_us: float  # the referee process's CPU time per decision (not the bots')
+
+
+@dataclasses.dataclass
 class RunnerResult:
     concurrency: int
     delivery: str
@@ -164,6 +180,47 @@ def measure_floor(concurrency: int = 1, exchanges: int = 4000, warmup: int = 300
     return FloorResult(concurrency, bool(cpus), exchanges, statistics.fmean(over) * 1e6,
                        statistics.fmean(r["wall_s"] / r["n"] for r in reports) * 1e6,
                        statistics.fmean(r["cpu_s"] / r["n"] for r in reports) * 1e6)
+
+
+def measure_minimal_referee(concurrency: int = 1, games: int = 40, game: str | None = None,
+                            players: int | None = None, pinned: bool = False) -> RefereeResult:
+    """c minimal referees at once (tournament/bench_referee.py), each with its own random bots;
+    ``pinned`` puts referee i and its bots on the i-th CPU."""
+    if game is None:
+        game, default_players = default_game()
+        players = players or default_players
+    if players is None:
+        from trickcore.games import get_game
+
+        players = min(get_game(game).players)
+    cpus = _cpus() if pinned else []
+    bot = json.dumps([sys.executable, str(BUNDLED_BOTS_DIR / "random_bot.py")])
+    with tempfile.TemporaryDirectory(prefix="trickcore-bench-") as tmp:
+        timings = [Path(tmp) / f"timing{i}.txt" for i in range(concurrency)]
+        referees = [subprocess.Popen([sys.executable, "-m", "tournament.bench_referee", game, str(players), str(games),
+                                      str(cpus[i % len(cpus)] if cpus else -1), bot, str(timings[i])],
+                                     stdout=subprocess.PIPE, text=True, env=_child_env())
+                    for i in range(concurrency)]
+        over, cpu, decisions = [], [], 0
+        for ref, timing in zip(referees, timings):
+            out, _ = ref.communicate(timeout=600)
+            if ref.returncode != 0:
+                raise RuntimeError(f"the minimal referee failed (exit code {ref.returncode})")
+            report = json.loads(out)
+            think = sum(float(line.split()[0]) for line in timing.read_text().splitlines())
+            over.append((report["wall_s"] - think) / report["decisions"])
+            cpu.append(report["cpu_s"] / report["decisions"])
+            decisions = report["decisions"]
+    return RefereeResult(concurrency, bool(cpus), decisions, statistics.fmean(over) * 1e6,
+                         statistics.fmean(cpu) * 1e6)
+
+
+def _child_env() -> dict[str, str]:
+    # The referee runs as "python -m tournament.bench_referee": make this checkout importable
+    # for it whether or not the package is installed.
+    root = str(Path(__file__).resolve().parent.parent)
+    path = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": root + (os.pathsep + path if path else "")}
 
 
 def default_game() -> tuple[str, int]:
@@ -230,12 +287,24 @@ class BenchRow:
     affinity: str
     runner: RunnerResult  # the median run by overhead
     floor: FloorResult  # the median run by overhead (pinned like the runner)
+    referee: RefereeResult  # the minimal referee, the median run by overhead (pinned like the runner)
     overheads_us: list[float]
     floors_us: list[float]
+    referees_us: list[float]
 
     @property
     def ratio(self) -> float:
         return self.runner.overhead_us / self.floor.overhead_us
+
+    @property
+    def referee_ratio(self) -> float:
+        """The minimal referee's overhead over the floor: what the protocol and the game cost."""
+        return self.referee.overhead_us / self.floor.overhead_us
+
+    @property
+    def vs_referee(self) -> float:
+        """The runner's overhead over the minimal referee's: what the runner adds."""
+        return self.runner.overhead_us / self.referee.overhead_us
 
     @property
     def cpu_ratio(self) -> float:
@@ -246,11 +315,14 @@ class BenchRow:
         return {"concurrency": self.concurrency, "event_delivery": self.delivery, "cpu_affinity": self.affinity,
                 "games": r.games, "decisions": r.decisions, "decisions_per_s": round(r.decisions_per_s, 1),
                 "overhead_us": round(r.overhead_us, 1), "floor_us": round(f.overhead_us, 1),
-                "ratio": round(self.ratio, 2), "bot_think_us": round(r.think_us, 1),
+                "ratio": round(self.ratio, 2), "min_referee_us": round(self.referee.overhead_us, 1),
+                "min_referee_ratio": round(self.referee_ratio, 2), "vs_min_referee": round(self.vs_referee, 2),
+                "min_referee_cpu_us": round(self.referee.cpu_us, 1), "bot_think_us": round(r.think_us, 1),
                 "runner_cpu_us": round(r.cpu_us, 1), "floor_cpu_us": round(f.driver_cpu_us, 1),
                 "cpu_ratio": round(self.cpu_ratio, 2), "runner_us_p50": r.runner_us_p50,
                 "overheads_us": [round(x, 1) for x in self.overheads_us],
-                "floors_us": [round(x, 1) for x in self.floors_us]}
+                "floors_us": [round(x, 1) for x in self.floors_us],
+                "min_referees_us": [round(x, 1) for x in self.referees_us]}
 
 
 def _median_by(items, key):
@@ -266,26 +338,32 @@ def run(concurrencies=(1, 2), deliveries=("on-request",), affinities=("none", "t
     for affinity in affinities:
         for delivery in deliveries:
             for c in concurrencies:
-                runs, floors = [], []
+                runs, floors, referees = [], [], []
                 for i in range(repeat):
                     if progress:
                         progress(f"{c} table{'s' if c > 1 else ''}, {delivery}, cpu_affinity {affinity}: "
                                  f"{i + 1}/{repeat}")
                     floors.append(measure_floor(c, exchanges, pinned=affinity == "table"))
+                    referees.append(measure_minimal_referee(c, games, game, players, pinned=affinity == "table"))
                     runs.append(measure_runner(c, games * c, delivery, game, players, affinity=affinity))
                 rows.append(BenchRow(c, delivery, affinity, _median_by(runs, lambda r: r.overhead_us),
                                      _median_by(floors, lambda f: f.overhead_us),
-                                     [r.overhead_us for r in runs], [f.overhead_us for f in floors]))
+                                     _median_by(referees, lambda r: r.overhead_us),
+                                     [r.overhead_us for r in runs], [f.overhead_us for f in floors],
+                                     [r.overhead_us for r in referees]))
     return rows
 
 
 def format_rows(rows: list[BenchRow]) -> str:
-    header = ["tables", "events", "affinity", "decisions/s", "overhead µs", "floor µs", "ratio", "bot think µs",
-              "runner CPU µs", "floor CPU µs", "CPU ratio", "runner_us p50"]
+    header = ["tables", "events", "affinity", "decisions/s", "overhead µs", "floor µs", "ratio", "min referee µs",
+              "min ref/floor", "runner/min ref", "bot think µs", "runner CPU µs", "min ref CPU µs", "floor CPU µs",
+              "runner_us p50"]
     body = [[str(r.concurrency), r.delivery, r.affinity, f"{r.runner.decisions_per_s:,.0f}",
              f"{r.runner.overhead_us:.1f}", f"{r.floor.overhead_us:.1f}", f"{r.ratio:.2f}x",
-             f"{r.runner.think_us:.1f}", f"{r.runner.cpu_us:.1f}", f"{r.floor.driver_cpu_us:.1f}",
-             f"{r.cpu_ratio:.2f}x", "-" if r.runner.runner_us_p50 is None else f"{r.runner.runner_us_p50:.0f}"]
+             f"{r.referee.overhead_us:.1f}", f"{r.referee_ratio:.2f}x", f"{r.vs_referee:.2f}x",
+             f"{r.runner.think_us:.1f}", f"{r.runner.cpu_us:.1f}", f"{r.referee.cpu_us:.1f}",
+             f"{r.floor.driver_cpu_us:.1f}",
+             "-" if r.runner.runner_us_p50 is None else f"{r.runner.runner_us_p50:.0f}"]
             for r in rows]
     widths = [max(len(x[i]) for x in [header, *body]) for i in range(len(header))]
     lines = ["  ".join(c.rjust(w) for c, w in zip(x, widths)) for x in [header, *body]]

@@ -342,7 +342,9 @@ def bench_runner_command(games, repeat, exchanges, concurrencies, delivery, affi
                f"{games} games per table, median of {repeat}")
     click.echo(bench.format_rows(rows))
     click.echo("overhead = (game wall time - bot think time) per decision; floor = the same for a pipe "
-               "ping-pong between two processes; ratio = overhead / floor")
+               "ping-pong between two processes; ratio = overhead / floor; min referee = the same for the least "
+               "a referee of this protocol can do (full view per request, nothing else: "
+               "tournament/bench_referee.py)")
 
 
 @click.command("demo-standings")

@@ -73,11 +73,17 @@ def test_runner_benchmark_plumbing():
     assert pinned.pinned == hasattr(__import__("os"), "sched_setaffinity")
     table_run = bench.measure_runner(concurrency=2, games=2, game="toy-tricks", players=2, affinity="table")
     assert table_run.affinity == "table" and table_run.games == 2
-    row = bench.BenchRow(1, "on-request", "none", run, floor, [run.overhead_us], [floor.overhead_us])
+    # The minimal referee runs in its own process, so it plays a registered game (not the toy).
+    referee = bench.measure_minimal_referee(concurrency=1, games=1, game="reference", players=4, pinned=True)
+    assert referee.decisions == 52 and referee.overhead_us > 0 and referee.cpu_us > 0
+    row = bench.BenchRow(1, "on-request", "none", run, floor, referee, [run.overhead_us], [floor.overhead_us],
+                         [referee.overhead_us])
     assert row.ratio == pytest.approx(run.overhead_us / floor.overhead_us)
+    assert row.vs_referee == pytest.approx(run.overhead_us / referee.overhead_us)
     table = bench.format_rows([row])
-    assert "decisions/s" in table and "ratio" in table and table.count("\n") == 2
-    assert set(row.to_json()) >= {"decisions_per_s", "overhead_us", "floor_us", "ratio", "runner_cpu_us"}
+    assert "decisions/s" in table and "min referee µs" in table and table.count("\n") == 2
+    assert set(row.to_json()) >= {"decisions_per_s", "overhead_us", "floor_us", "ratio", "runner_cpu_us",
+                                  "min_referee_us", "min_referee_ratio", "vs_min_referee"}
 
 
 def test_bench_runner_command_runs(monkeypatch):
@@ -87,8 +93,7 @@ def test_bench_runner_command_runs(monkeypatch):
 
     result = CliRunner().invoke(bench_runner_command, ["--games", "1", "--repeat", "1", "--exchanges", "100",
                                                        "-j", "1", "--delivery", "immediate", "--affinity", "table",
-                                                       "--game", "toy-tricks",
-                                                       "-p", "2", "--json"])
+                                                       "--game", "reference", "--json"])
     assert result.exit_code == 0, result.output
     (row,) = json.loads(result.output)
     assert row["concurrency"] == 1 and row["event_delivery"] == "immediate" and row["decisions"] > 0
