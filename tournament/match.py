@@ -263,8 +263,11 @@ class Table:
 
         mark = time.perf_counter()  # last moment the runner got a reply; overhead is measured from here
         asked = -1
+        stopping = self.stop.is_set
+        events_on = feed.active  # False when every bot said "feature events off"
+        no_events: list[str] = []
         while not state.is_terminal():
-            if self.stop.is_set():
+            if stopping():
                 raise GameAborted()
             seat = asked = state.current_player()
             st = seats[seat]
@@ -278,7 +281,7 @@ class Table:
             elif st.reachable and st.forfeited is None:
                 # The seat's pending events travel with its request, in the same write.
                 chosen = self._ask(state, seat, st, legal, decision, entry, mark, fault, unreachable,
-                                   feed.pending(seat), after_send)
+                                   feed.pending(seat) if events_on else no_events, after_send)
                 applied = chosen is not None
                 if "received" in entry:
                     mark = entry.pop("received")
@@ -291,7 +294,8 @@ class Table:
                 state.apply_action(chosen)
             entry["action"] = chosen
             actions.append(entry)
-            feed.sync()
+            if events_on:
+                feed.sync()
 
         scores = [float(s) for s in state.scores()]
         ranks = list(state.ranks())

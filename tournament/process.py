@@ -122,7 +122,10 @@ class BotProcess:
         self._stdin_closing = False
         self._stdin_closed = False
         self._closed = threading.Event()
-        self._wcond = threading.Condition()
+        # A plain lock under the condition: ``send`` takes it on every request, and a
+        # Lock's ``with`` runs in C (a Condition's ``__enter__`` is Python code).
+        self._wlock = threading.Lock()
+        self._wcond = threading.Condition(self._wlock)
         self._threads = [threading.Thread(target=self._drain_stderr, name=f"bot-{self.pid}-stderr", daemon=True),
                          threading.Thread(target=self._drain_backlog, name=f"bot-{self.pid}-stdin", daemon=True)]
         for t in self._threads:
@@ -138,7 +141,7 @@ class BotProcess:
         if self.on_io is not None:
             self.on_io(">", text)  # one call per batch: the lines joined by newlines
         data = (text + "\n").encode()
-        with self._wcond:
+        with self._wlock:
             handed_over = time.perf_counter()
             if self.stdin_error or self._stdin_closing:
                 return handed_over

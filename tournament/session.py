@@ -75,13 +75,11 @@ class BotSession:
 
     # ---- lifecycle ----------------------------------------------------------------
     def set_io_sink(self, sink: Callable[[str, str], None] | None) -> None:
-        """Where lines both ways are reported (the current game's transcript)."""
+        """Where lines both ways are reported (the current game's transcript).  The process
+        calls the sink itself: two calls per decision, so no forwarding layer."""
         self._io_sink = sink
-
-    def _on_io(self, direction: str, text: str) -> None:
-        sink = self._io_sink
-        if sink is not None:
-            sink(direction, text)
+        if self.process is not None:
+            self.process.on_io = sink
 
     def alive(self) -> bool:
         return self.process is not None and self.process.alive() and not self.process.stdin_error
@@ -90,7 +88,7 @@ class BotSession:
         """Start the program (returns at once; the handshake is :meth:`handshake`)."""
         try:
             self.process = BotProcess(self.bot.command, self.bot.cwd, self.bot.environment(),
-                                      self.limits.max_line_bytes, self.limits.stderr_bytes, self._on_io,
+                                      self.limits.max_line_bytes, self.limits.stderr_bytes, self._io_sink,
                                       cpu=self.cpu)
         except OSError as exc:
             raise BotFault("handshake", f"cannot start {self.bot.command[0]!r}: {exc.strerror or exc}") from None
