@@ -183,9 +183,10 @@ def measure_floor(concurrency: int = 1, exchanges: int = 4000, warmup: int = 300
 
 
 def measure_minimal_referee(concurrency: int = 1, games: int = 40, game: str | None = None,
-                            players: int | None = None, pinned: bool = False) -> RefereeResult:
+                            players: int | None = None, pinned: bool = False, view: str = "full") -> RefereeResult:
     """c minimal referees at once (tournament/bench_referee.py), each with its own random bots;
-    ``pinned`` puts referee i and its bots on the i-th CPU."""
+    ``pinned`` puts referee i and its bots on the i-th CPU.  ``view="empty"`` sends ``{}`` as
+    the view (an experiment: what a decision costs when the view costs nothing)."""
     if game is None:
         game, default_players = default_game()
         players = players or default_players
@@ -198,7 +199,7 @@ def measure_minimal_referee(concurrency: int = 1, games: int = 40, game: str | N
     with tempfile.TemporaryDirectory(prefix="trickcore-bench-") as tmp:
         timings = [Path(tmp) / f"timing{i}.txt" for i in range(concurrency)]
         referees = [subprocess.Popen([sys.executable, "-m", "tournament.bench_referee", game, str(players), str(games),
-                                      str(cpus[i % len(cpus)] if cpus else -1), bot, str(timings[i])],
+                                      str(cpus[i % len(cpus)] if cpus else -1), bot, str(timings[i]), view],
                                      stdout=subprocess.PIPE, text=True, env=_child_env())
                     for i in range(concurrency)]
         over, cpu, decisions = [], [], 0

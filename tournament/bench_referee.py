@@ -1,6 +1,6 @@
 """The least a referee can do: the second reference point of the runner benchmark.
 
-    python -m tournament.bench_referee GAME PLAYERS GAMES CPU BOT_COMMAND_JSON TIMING_FILE
+    python -m tournament.bench_referee GAME PLAYERS GAMES CPU BOT_COMMAND_JSON TIMING_FILE [VIEW]
 
 A pipe ping-pong (the benchmark's floor) exchanges two short lines and does nothing else.
 A referee of this protocol cannot be that cheap: for every decision it must send the
@@ -18,6 +18,10 @@ It plays ``GAMES`` games of ``GAME`` with one process per seat (the command, pin
 (start-up and handshakes excluded, as the runner benchmark excludes ``setup_s``), the
 decisions, its own CPU time.  The bots write their
 think times to ``TIMING_FILE`` (``TRICKCORE_BOT_TIMING``) when they exit.
+
+``VIEW`` is ``full`` (the default: ``GameState.observation(seat)``, as the protocol
+requires) or ``empty`` (``{}``): an experiment that shows what is left when the view costs
+nothing -- the round trip, the legal options and applying the reply.
 """
 
 from __future__ import annotations
@@ -61,7 +65,7 @@ class _Bot:
             pass
 
 
-def play(game: str, players: int, seed: int, bots: list[_Bot]) -> int:
+def play(game: str, players: int, seed: int, bots: list[_Bot], empty_view: bool = False) -> int:
     state = new_game(game, players, {}, seed)
     for seat, bot in enumerate(bots):
         bot.barrier(seed, b"newgame " + orjson.dumps({"game": game, "options": state.options, "players": players,
@@ -73,7 +77,7 @@ def play(game: str, players: int, seed: int, bots: list[_Bot]) -> int:
         legal = state.legal_action_strings()
         request_id += 1
         payload = {"decision": state.decision(), "legal": legal, "seat": seat, "time": budget,
-                   "view": state.observation(seat)}
+                   "view": {} if empty_view else state.observation(seat)}
         bot = bots[seat]
         os.write(bot.fin, b"request %d %d " % (request_id, len(legal)) + orjson.dumps(payload, option=_OPTIONS)
                  + b"\n")
@@ -91,6 +95,9 @@ def play(game: str, players: int, seed: int, bots: list[_Bot]) -> int:
 def main(argv: list[str]) -> None:
     game, players, games, cpu, command, timing = (argv[0], int(argv[1]), int(argv[2]), int(argv[3]),
                                                  json.loads(argv[4]), argv[5])
+    view = argv[6] if len(argv) > 6 else "full"
+    if view not in ("full", "empty"):
+        raise SystemExit(f"VIEW must be full or empty, not {view!r}")
     if cpu >= 0:
         os.sched_setaffinity(0, {cpu})  # the bots inherit it: the whole table on one CPU
     env = {**os.environ, "TRICKCORE_BOT_TIMING": timing}
@@ -100,7 +107,7 @@ def main(argv: list[str]) -> None:
         bot.barrier(1)
     new_game(game, players, {}, 0)  # imports and first-use costs, outside the measurement
     t0, c0 = time.perf_counter(), time.process_time()
-    decisions = sum(play(game, players, seed, bots) for seed in range(1, games + 1))
+    decisions = sum(play(game, players, seed, bots, view == "empty") for seed in range(1, games + 1))
     wall, cpu_s = time.perf_counter() - t0, time.process_time() - c0
     for bot in bots:
         os.write(bot.fin, b"quit\n")

@@ -76,6 +76,8 @@ def test_runner_benchmark_plumbing():
     # The minimal referee runs in its own process, so it plays a registered game (not the toy).
     referee = bench.measure_minimal_referee(concurrency=1, games=1, game="reference", players=4, pinned=True)
     assert referee.decisions == 52 and referee.overhead_us > 0 and referee.cpu_us > 0
+    empty = bench.measure_minimal_referee(concurrency=2, games=1, game="reference", players=4, view="empty")
+    assert empty.concurrency == 2 and empty.decisions == 52 and not empty.pinned
     row = bench.BenchRow(1, "on-request", "none", run, floor, referee, [run.overhead_us], [floor.overhead_us],
                          [referee.overhead_us])
     assert row.ratio == pytest.approx(run.overhead_us / floor.overhead_us)
