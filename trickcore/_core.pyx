@@ -185,8 +185,24 @@ cdef class Deck:
         except KeyError:
             raise CoreError(TC_E_CARD, f"no card {name!r} in this deck") from None
 
+    def names_of(self, object cards):
+        """The names of a card set's cards, by ascending id (views list hands and piles on
+        every request, so this is one call instead of a Python loop per card)."""
+        cdef uint8_t ids[128]
+        cdef int n = tc_to_array(int_to_cards(cards), ids), i
+        cdef list names = self.names
+        cdef object name
+        if n and ids[n - 1] >= len(names):  # ids ascend; indexing is unchecked in this module
+            raise CoreError(TC_E_CARD, f"card {ids[n - 1]} is not in this deck ({len(names)} cards)")
+        cdef list out = PyList_New(n)
+        for i in range(n):
+            name = names[ids[i]]
+            Py_INCREF(name)
+            PyList_SET_ITEM(out, i, name)
+        return out
+
     def cards_text(self, object cards):
-        return " ".join(self.names[c] for c in cards_list(cards))
+        return " ".join(self.names_of(cards))
 
     def mask_of(self, names):
         cdef tc_cards out = tc_cards_empty()

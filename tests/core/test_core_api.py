@@ -30,6 +30,24 @@ def test_generator_is_pinned():
     assert deck.cards_text(hands[0]) == PINNED_HAND and rest == 0
 
 
+def test_names_of_a_card_set():
+    # Deck.names_of is the one-call form of [deck.names[c] for c in cards_list(mask)]; the
+    # module indexes without bounds checks, so a card outside the deck must be refused.
+    rng = _core.Rng(3)
+    for deck, _ in (plain52(), sticheln_deck(), jupiter_deck()):
+        n = deck.n_cards
+        for _ in range(50):
+            m = sum(1 << c for c in range(n) if rng.below(2))
+            assert deck.names_of(m) == [deck.names[c] for c in _core.cards_list(m)]
+            assert deck.cards_text(m) == " ".join(deck.names_of(m))
+        assert deck.names_of(0) == [] and deck.names_of(1 << (n - 1)) == [deck.names[n - 1]]
+        for outside in (1 << n, (1 << 127) | 1):
+            with pytest.raises(CoreError, match="not in this deck"):
+                deck.names_of(outside)
+            with pytest.raises(CoreError, match="not in this deck"):
+                deck.cards_text(outside)
+
+
 PINNED_BELOW = [4, 19, 35, 48, 51, 40, 37, 44]
 PINNED_HAND = "2C 2D 4D TD QD KD 2H 3H 4H JH 2S 5S 9S"
 

@@ -29,7 +29,6 @@ Action ids: ``0..62`` card plays (card id), text the card, ``R7``, ``B20``, ``G0
 
 from __future__ import annotations
 
-from typing import Iterable
 
 from trickcore import _core
 from trickcore._core import Rng
@@ -80,14 +79,13 @@ def used_mask(n: int) -> int:
 
 
 USED = {n: used_mask(n) for n in SETUP}
+# Every card of one colour, as a mask: colour counts and stacks from a won-card mask
+# without a Python loop over the cards (views ask for them for every seat on every request).
+COLOUR_MASKS = tuple(sum(1 << card_id(c, v) for v in range(TOP + 1)) for c in range(3))
 
 
 def cards_of(mask: int) -> list[int]:
     return _core.cards_list(mask)
-
-
-def names(cards: Iterable[int]) -> list[str]:
-    return [DECK.names[c] for c in cards]
 
 
 def game_score(r: int, b: int, g: int, passes: int) -> int:
@@ -98,10 +96,8 @@ def game_score(r: int, b: int, g: int, passes: int) -> int:
 
 def seat_score(won: int, passed: int) -> int:
     """H7 from a won-card mask and a pass-pile mask."""
-    counts = [0, 0, 0]
-    for c in cards_of(won):
-        counts[colour_of(c)] += 1
-    return game_score(*counts, _core.cards_count(passed))
+    count = _core.cards_count
+    return game_score(*[count(won & m) for m in COLOUR_MASKS], count(passed))
 
 
 def _deal(seed: int, game: int, used: int, n: int, hand: int) -> list[int]:
@@ -155,14 +151,14 @@ class HattrickState(GameState):
         hands = _deal(self.seed, self.game, self.used, n, self.hand_size)
         self._emit("deal", game=self.game, dealer=self.dealer, leader=self.leader, hand_size=self.hand_size)
         for seat in range(n):
-            self._emit("hand", visible_to=[seat], seat=seat, cards=names(cards_of(hands[seat])))
+            self._emit("hand", visible_to=[seat], seat=seat, cards=DECK.names_of(hands[seat]))
         self._start_play(DECK, _core.FOLLOW_DOUBLE, _core.WIN_DOUBLE, _core.NO_SUIT, hands, self.leader,
                          self.n_tricks)
 
     def _play_over(self) -> None:
         n = self.num_players
         tp = self._tp
-        last = [names(cards_of(tp.hand(s))) for s in range(n)]
+        last = [DECK.names_of(tp.hand(s)) for s in range(n)]
         self._emit("last_cards", cards=last)
         scores = [seat_score(tp.won(s), tp.passed(s)) for s in range(n)]
         for s in range(n):
@@ -171,7 +167,7 @@ class HattrickState(GameState):
         self.past.append({
             "game": self.game, "last_cards": last,
             "stacks": [self._stacks(tp.won(s)) for s in range(n)],
-            "passed": [names(cards_of(tp.passed(s))) for s in range(n)],
+            "passed": [DECK.names_of(tp.passed(s)) for s in range(n)],
             "scores": scores,
         })
         self._emit("game_end", game=self.game, scores=scores, totals=list(self.totals))
@@ -183,10 +179,7 @@ class HattrickState(GameState):
 
     @staticmethod
     def _stacks(won: int) -> dict:
-        out = {c: [] for c in COLOURS}
-        for card in cards_of(won):
-            out[COLOURS[colour_of(card)]].append(DECK.names[card])
-        return out
+        return {letter: DECK.names_of(won & m) for letter, m in zip(COLOURS, COLOUR_MASKS)}
 
     # ---- interface -------------------------------------------------------------------
     def _current_player(self) -> int:
@@ -247,12 +240,12 @@ class HattrickState(GameState):
             "colours": COLOURS, "min_value": self.low, "max_value": TOP,
             "hand_size": self.hand_size, "double_tricks_per_game": self.n_tricks,
             "to_move": self.current_player(), "decision": self.decision(),
-            "hand": [] if over else names(cards_of(tp.hand(seat))),
+            "hand": [] if over else DECK.names_of(tp.hand(seat)),
             "hand_sizes": [0] * n if over else [_core.cards_count(tp.hand(s)) for s in range(n)],
             "double_trick": None if over else cur,
             "double_tricks": [] if over else done,
             "stacks": [self._stacks(tp.won(s)) if not over else {c: [] for c in COLOURS} for s in range(n)],
-            "passed": [[] if over else names(cards_of(tp.passed(s))) for s in range(n)],
+            "passed": [[] if over else DECK.names_of(tp.passed(s)) for s in range(n)],
             "game_scores": [list(g) for g in self.game_scores],
             "scores": list(self.totals),
             "previous_games": [dict(g) for g in self.past],

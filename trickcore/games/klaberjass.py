@@ -119,8 +119,9 @@ def mask_of(cards) -> int:
 
 
 def names(mask_or_cards) -> list[str]:
-    cards = bits(mask_or_cards) if isinstance(mask_or_cards, int) else sorted(mask_or_cards)
-    return [CARD_NAMES[c] for c in cards]
+    if isinstance(mask_or_cards, int):
+        return PLAIN_DECK.names_of(mask_or_cards)  # the same names as CARD_NAMES, in one call
+    return [CARD_NAMES[c] for c in sorted(mask_or_cards)]
 
 
 def parse_card(text: str) -> int:

@@ -31,7 +31,7 @@ class ReferenceState(GameState):
         hands, _rest = rng.deal(DECK.all, 4, 13)
         self._emit("deal", trump=SUITS[self.trump])
         for seat in range(4):
-            self._emit("hand", visible_to=[seat], seat=seat, cards=DECK.cards_text(hands[seat]).split())
+            self._emit("hand", visible_to=[seat], seat=seat, cards=DECK.names_of(hands[seat]))
         self._tricks: list[int] | None = None
         self._start_play(DECK, _core.FOLLOW_SUIT, _core.WIN_TRUMP, self.trump, hands, 0, 13)
 
@@ -68,7 +68,7 @@ class ReferenceState(GameState):
         leader, moves, _led, _open = tp.current_trick()
         return {
             "game": "reference", "seat": seat, "trump": SUITS[self.trump],
-            "hand": DECK.cards_text(tp.hand(seat)).split(),
+            "hand": DECK.names_of(tp.hand(seat)),
             "trick": {"leader": leader, "cards": [DECK.move_text(m) for m in moves]},
             "tricks": self._described_tricks(tp, _describe_trick),
             "tricks_won": tp.tricks_won(),

@@ -109,7 +109,7 @@ def cards_of(m: int) -> list[int]:
 
 def names(cards) -> list[str]:
     if isinstance(cards, int):
-        cards = cards_of(cards)
+        return DECK.names_of(cards)
     return [card_name(c) for c in sorted(cards)]
 
 

@@ -249,7 +249,7 @@ class StichelnState(GameState):
         self._emit("deal", round=self.round, dealer=self.dealer, leader=self.leader,
                    hand_size=self.hand_size, aside=self.n_aside)
         for seat in range(n):
-            self._emit("hand", visible_to=[seat], seat=seat, cards=names(cards_of(hands[seat])))
+            self._emit("hand", visible_to=[seat], seat=seat, cards=DECK.names_of(hands[seat]))
         order = [(self.leader + i) % n for i in range(n)]
         if self.k:
             self._phase = "layout"
@@ -294,7 +294,7 @@ class StichelnState(GameState):
             "round": self.round,
             "laid_out": [names(self._laid[s]) for s in range(n)],
             "special_colours": [[COLOURS[c] for c in (self._special[s] or ())] for s in range(n)],
-            "won": [names(cards_of(tp.won(s))) for s in range(n)],
+            "won": [DECK.names_of(tp.won(s)) for s in range(n)],
             "scores": scores,
         }
         self.past.append(record)
@@ -457,7 +457,7 @@ class StichelnState(GameState):
             "tricks_per_round": self.n_tricks,
             "phase": phase,
             "to_move": self.current_player(), "decision": self.decision(),
-            "hand": names(cards_of(hands[seat])),
+            "hand": DECK.names_of(hands[seat]),
             "hand_sizes": [_core.cards_count(h) for h in hands],
             "chosen": chosen,
             "laid_out": laid_out if in_round else [[] for _ in range(n)],
@@ -477,7 +477,7 @@ class StichelnState(GameState):
             obs["trick"] = {"leader": leader, "cards": [DECK.names[m] for m in moves]}
             obs["tricks"] = self._described_tricks(
                 tp, lambda t: {"leader": t[0], "cards": [DECK.names[m] for m in t[1]], "winner": t[2]})
-            obs["won"] = [names(cards_of(tp.won(s))) for s in range(n)]
+            obs["won"] = [DECK.names_of(tp.won(s)) for s in range(n)]
             obs["tricks_won"] = tp.tricks_won()
         if phase == "colour":
             obs["colour_choice"] = [
