@@ -110,12 +110,7 @@ class DeckInfo:
         return self.deck.move_text(move)
 
     def cards(self, mask: int) -> list[int]:
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(low.bit_length() - 1)
-            mask ^= low
-        return out
+        return _core.cards_list(mask)
 
     def texts(self, mask: int) -> list[str]:
         return [self.text[c] for c in self.cards(mask)]
@@ -525,6 +520,20 @@ class BeimJupiterState(GameState):
             return self._tp.hand(seat)
         return self.hands[seat]
 
+    def _table_view(self) -> list[dict]:
+        """The public table (colour cards beside the trick-count cards).  It changes only with
+        a bid or at the end of a round, so during the trick play every view shares one copy
+        (read-only, like the described tricks)."""
+        key = (self.round, self.phase, self._done, self.t)
+        cached = self.__dict__.get("_table_cache")
+        if cached is None or cached[0] != key:
+            d = self.info_deck
+            view = [{"count": T, "cards": [{"card": d.names[c], "owner": o, "locked": bool(lk)}
+                                           for c, o, lk in self.table.get(T, [])]}
+                    for T in range(1, self.t + 1)]
+            cached = self._table_cache = (key, view)
+        return list(cached[1])
+
     def observation(self, seat: int) -> dict:
         n, d = self.num_players, self.info_deck
         if not 0 <= seat < n:
@@ -556,9 +565,7 @@ class BeimJupiterState(GameState):
             "colour_chosen": [c is not None for c in self.colour],
             "trump": self.trump_text(),
             "bids": list(self.bids),
-            "table": [{"count": T, "cards": [{"card": d.names[c], "owner": o, "locked": bool(lk)}
-                                             for c, o, lk in self.table.get(T, [])]}
-                      for T in range(1, self.t + 1)],
+            "table": self._table_view(),
             "victory_cards": [[d.names[c] for c in cards] for cards in self.victory],
             "scores": self.scores(),
             "zero_used": list(self.zero_used),
