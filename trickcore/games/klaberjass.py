@@ -102,13 +102,7 @@ CARD_NAMES = tuple(PLAIN_DECK.name(c) for c in range(N_CARDS))
 
 
 def bits(mask: int) -> list[int]:
-    out, c = [], 0
-    while mask:
-        if mask & 1:
-            out.append(c)
-        mask >>= 1
-        c += 1
-    return out
+    return _core.cards_list(mask)
 
 
 def mask_of(cards) -> int:

@@ -99,12 +99,7 @@ def mask(cards) -> int:
 
 
 def cards_of(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
+    return _core.cards_list(m)
 
 
 def names(cards) -> list[str]:
@@ -622,7 +617,7 @@ class SquintState(GameState):
             "scores": list(self.totals),
             "target_score": self.options["target_score"], "deal_limit": self.options["deal_limit"],
             "hand": names(self._hand_now(seat)),
-            "hand_sizes": [len(cards_of(self._hand_now(s))) for s in range(N_PLAYERS)],
+            "hand_sizes": [_core.cards_count(self._hand_now(s)) for s in range(N_PLAYERS)],
             "bid": card_name(self.bids[seat]) if self.bids[seat] is not None else None,
             "bids_chosen": [b is not None for b in self.bids],
             "bids": [card_name(b) for b in self.bids] if revealed else None,
