@@ -86,3 +86,14 @@ def test_bad_configuration_is_refused_clearly(name):
         trickcore.new_game(name, min(info.players), {"bogus": 1})
     with pytest.raises(trickcore.GameConfigError, match="seed"):
         trickcore.new_game(name, min(info.players), seed=-1)
+
+
+@pytest.mark.parametrize("name", sorted({n for n, _ in CASES}))
+def test_observation_of_a_seat_that_does_not_exist_is_refused(name):
+    # docs/game-interface.md: observation(seat) is defined for the game's seats only; every
+    # game refuses anything else the same way (GameState._check_seat), never a core error.
+    n = min(trickcore.get_game(name).players)
+    state = trickcore.new_game(name, n, seed=5)
+    for bad in (-1, n, True, "0"):
+        with pytest.raises(ValueError, match="is not in 0.."):
+            state.observation(bad)

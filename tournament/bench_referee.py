@@ -35,9 +35,8 @@ import time
 
 import orjson
 
+from tournament.wire import ORJSON_OPTIONS as _OPTIONS  # the runner's own encoding
 from trickcore.games import new_game
-
-_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS  # as tournament.wire
 
 
 class _Bot:

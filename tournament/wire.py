@@ -57,13 +57,13 @@ class WireError(ValueError):
 # ``\u`` escapes) takes over for the rare payload orjson cannot give as ASCII: non-ASCII
 # text, or an integer beyond 64 bits.  Payloads are trees, so the standard encoder skips
 # its circularity check.
-_ORJSON_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+ORJSON_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 _ENCODER = json.JSONEncoder(separators=(",", ":"), sort_keys=True, ensure_ascii=True, check_circular=False)
 
 
 def _json(payload: Any) -> str:
     try:
-        data = orjson.dumps(payload, option=_ORJSON_OPTIONS)
+        data = orjson.dumps(payload, option=ORJSON_OPTIONS)
     except TypeError:
         return _ENCODER.encode(payload)
     if data.isascii():

@@ -654,32 +654,3 @@ def reference_playouts(int n, uint64_t seed=1):
         for i in range(n):
             tc_reference_playout(&d, &rng, tricks)
     return [tricks[p] for p in range(4)]
-
-
-def bench_legal_resolve(int n, uint64_t seed=1):
-    """Inner loop for benchmarks: n tricks of legal-move generation + resolution in C
-    on random reference-game positions.  Returns a checksum so nothing is optimised out."""
-    cdef tc_deck d
-    cdef tc_rng rng
-    cdef tc_rules r
-    cdef tc_cards hands[4]
-    cdef tc_trick t
-    cdef tc_cards legal
-    cdef uint64_t checksum = 0
-    cdef int i, p, c
-    tc_reference_deck(&d)
-    tc_rng_seed(&rng, seed)
-    r.n_players = 4
-    r.follow = TC_FOLLOW_SUIT
-    r.winner = TC_WIN_TRUMP
-    r.trump = 0
-    tc_deal(&rng, d.all, 4, 13, hands, NULL)
-    with nogil:
-        for i in range(n):
-            tc_trick_start(&t, i & 3)
-            for p in range(4):
-                legal = tc_legal(&d, &r, &t, hands[(t.leader + p) & 3])
-                c = tc_nth(legal, tc_rng_below(&rng, tc_count(legal)))
-                tc_trick_add(&d, &r, &t, c)
-            checksum += tc_trick_winner(&t, 4, 0)
-    return checksum

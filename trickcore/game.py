@@ -192,6 +192,11 @@ class GameState(StateCore):
         self._fast = True
         return self._tp
 
+    def _check_seat(self, seat: Seat) -> None:
+        """The argument check of ``observation``: a seat of this game, else ValueError."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
+            raise ValueError(f"seat {seat!r} is not in 0..{self.num_players - 1}")
+
     def _described_tricks(self, tp: TrickPhase, describe) -> list:
         """``[describe(t) for t in tp.tricks]``, each completed trick described only once.
 
@@ -316,26 +321,19 @@ class GameState(StateCore):
             self._ev_sync = (tp, end_done, end_pos)
 
     def _expand_plays(self) -> None:
-        # Called after every action by referees (events_since): the common cases -- nothing
-        # new, or one placeholder at the end -- take no scan of the list.
+        # Called after every action by referees (events_since): nothing new costs no work.
         self._mark_plays()
         events, first = self._events, self._ev_expanded
         end = len(events)
         if first == end:
             return
-        if first == end - 1:
-            vis, data = events[first]
+        tail = []
+        for vis, data in events[first:]:
             if vis is _PLAYS:
-                del events[first]
-                events.extend([(None, ev) for ev in self._play_events(*data)])
-        else:
-            tail = []
-            for vis, data in events[first:]:
-                if vis is _PLAYS:
-                    tail.extend([(None, ev) for ev in self._play_events(*data)])
-                else:
-                    tail.append((vis, data))
-            events[first:] = tail
+                tail.extend([(None, ev) for ev in self._play_events(*data)])
+            else:
+                tail.append((vis, data))
+        events[first:] = tail
         self._ev_expanded = len(events)
 
     def _play_events(self, tp: TrickPhase, done: int, pos: int, end_done: int, end_pos: int) -> list[dict]:

@@ -536,8 +536,7 @@ class BeimJupiterState(GameState):
 
     def observation(self, seat: int) -> dict:
         n, d = self.num_players, self.info_deck
-        if not 0 <= seat < n:
-            raise ValueError(f"seat {seat} is not in 0..{n - 1}")
+        self._check_seat(seat)
         tp = self._tp if self.phase in ("play", "over") else None
         colour = [None] * n
         for p in range(n):

@@ -84,8 +84,7 @@ USED = {n: used_mask(n) for n in SETUP}
 COLOUR_MASKS = tuple(sum(1 << card_id(c, v) for v in range(TOP + 1)) for c in range(3))
 
 
-def cards_of(mask: int) -> list[int]:
-    return _core.cards_list(mask)
+cards_of = _core.cards_list  # ascending card ids of a mask
 
 
 def game_score(r: int, b: int, g: int, passes: int) -> int:
@@ -213,8 +212,7 @@ class HattrickState(GameState):
 
     def observation(self, seat: int) -> dict:
         n = self.num_players
-        if not 0 <= seat < n:
-            raise ValueError(f"seat {seat} is not in 0..{n - 1}")
+        self._check_seat(seat)
         tp = self._tp
         over = self._over
         leader, moves, _led, _open = tp.current_trick()

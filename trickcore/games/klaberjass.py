@@ -101,8 +101,7 @@ ALL = (1 << N_CARDS) - 1
 CARD_NAMES = tuple(PLAIN_DECK.name(c) for c in range(N_CARDS))
 
 
-def bits(mask: int) -> list[int]:
-    return _core.cards_list(mask)
+bits = _core.cards_list  # ascending card ids of a mask
 
 
 def mask_of(cards) -> int:
@@ -652,6 +651,7 @@ class KlaberjassState(GameState):
         return self._hands[seat]
 
     def observation(self, seat: int) -> dict:
+        self._check_seat(seat)
         n = self.num_players
         in_play = self.phase == "play" and self._tp_deal == self.deal_no
         obs = {

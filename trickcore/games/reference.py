@@ -64,6 +64,7 @@ class ReferenceState(GameState):
         return [float(t) for t in (self._tricks if self._tricks is not None else self._tp.tricks_won())]
 
     def observation(self, seat: int) -> dict:
+        self._check_seat(seat)
         tp = self._tp
         leader, moves, _led, _open = tp.current_trick()
         return {

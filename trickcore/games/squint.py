@@ -98,8 +98,7 @@ def mask(cards) -> int:
     return m
 
 
-def cards_of(m: int) -> list[int]:
-    return _core.cards_list(m)
+cards_of = _core.cards_list  # ascending card ids of a mask
 
 
 def names(cards) -> list[str]:
@@ -606,8 +605,7 @@ class SquintState(GameState):
         return self.hands[seat]
 
     def observation(self, seat: int) -> dict:
-        if not 0 <= seat < N_PLAYERS:
-            raise ValueError(f"seat {seat} is not in 0..4")
+        self._check_seat(seat)
         c = self.contract
         revealed = c is not None
         obs = {

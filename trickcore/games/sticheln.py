@@ -109,8 +109,7 @@ def used_mask(n: int) -> int:
 USED = {n: used_mask(n) for n in SETUP}
 
 
-def cards_of(mask: int) -> list[int]:
-    return _core.cards_list(mask)
+cards_of = _core.cards_list  # ascending card ids of a mask
 
 
 def names(cards: Iterable[int]) -> list[str]:
@@ -423,8 +422,7 @@ class StichelnState(GameState):
     # ---- information (§7) ---------------------------------------------------------------
     def observation(self, seat: int) -> dict:
         n = self.num_players
-        if not 0 <= seat < n:
-            raise ValueError(f"seat {seat} is not in 0..{n - 1}")
+        self._check_seat(seat)
         phase = self._phase
         in_round = phase in ("layout", "play", "colour")
         tp = self._tp if phase in ("play", "colour") else None

@@ -20,10 +20,7 @@ def cid(text: str) -> int:
 
 
 def mask(texts) -> int:
-    m = 0
-    for t in texts:
-        m |= 1 << cid(t)
-    return m
+    return H.DECK.mask_of(texts)
 
 
 def resolve(texts, leader=0, n=None):
