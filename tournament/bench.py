@@ -1,7 +1,7 @@
 """Runner benchmark: decisions per second and runner overhead per decision, against a floor.
 
     trickcore bench-runner [--games 40] [--repeat 3] [--delivery immediate|on-request|both]
-    python -m tournament.bench  (the same)
+    python -m tournament.cli bench-runner  (the same, without the engine commands)
 
 What is measured (the definitions are also in docs/tournament.md, "Performance"):
 
@@ -370,13 +370,3 @@ def format_rows(rows: list[BenchRow]) -> str:
     lines = ["  ".join(c.rjust(w) for c, w in zip(x, widths)) for x in [header, *body]]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
-
-
-def main(argv: list[str] | None = None) -> None:
-    from tournament.cli import bench_runner_command
-
-    bench_runner_command.main(argv, prog_name="python -m tournament.bench")
-
-
-if __name__ == "__main__":
-    main()

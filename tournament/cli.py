@@ -1,4 +1,5 @@
-"""Click commands of the tournament runner, added to the ``trickcore`` group by trickcore/cli.py:
+"""Click commands of the tournament runner.  They join the ``trickcore`` command through the
+``trickcore.commands`` entry-point group (``COMMANDS``, named in pyproject.toml):
 
 * ``trickcore tournament CONFIG.toml [--resume] [--out DIR] ...``
 * ``trickcore match GAME BOT_CMD... [--players N] ...`` -- an ad-hoc match without a TOML file
@@ -279,7 +280,7 @@ def _load_record(path: str, job: str | None) -> dict:
                                        "decisions); default: omniscient, every seat's view at the start.")
 def replay_command(path, job, seat):
     """Replay a recorded game from its record alone and print it action by action."""
-    from trickcore.game import replay
+    from trickcore.games import replay
 
     record = _load_record(path, job)
     game = record.get("record", record)
@@ -367,17 +368,21 @@ def demo_standings_command(configs_dir, games, deals, out):
     sys.exit(1 if errors else 0)
 
 
+#: What the ``trickcore.commands`` entry point adds to the ``trickcore`` command.
+COMMANDS = (tournament_command, match_command, compliance_command, replay_command, bench_runner_command,
+            demo_standings_command)
+
+
 def main() -> None:
     """``python -m tournament.cli``: the commands without the trickcore group."""
     group = click.Group("tournament", help="trickcore tournament runner.")
-    for cmd in (tournament_command, match_command, compliance_command, replay_command, bench_runner_command,
-                demo_standings_command):
+    for cmd in COMMANDS:
         group.add_command(cmd)
     group()
 
 
-__all__ = ["tournament_command", "match_command", "compliance_command", "replay_command", "bench_runner_command",
-           "demo_standings_command"]
+__all__ = ["COMMANDS", "tournament_command", "match_command", "compliance_command", "replay_command",
+           "bench_runner_command", "demo_standings_command"]
 
 if __name__ == "__main__":
     main()

@@ -36,12 +36,7 @@ from typing import Any
 
 import orjson
 
-PROTOCOL_VERSION = 1
-SUPPORTED_VERSIONS = (1,)
-
-OPTION_TYPES = ("int", "float", "bool", "string", "choice")
-# Handshake features a bot may set, with their values (the first is the default).
-FEATURES = {"events": ("on", "off")}
+from trickcore.protocol import FEATURES, OPTION_TYPES, PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
 
 class WireError(ValueError):

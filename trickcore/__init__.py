@@ -8,8 +8,8 @@
 
 from trickcore._core import version as core_version
 from trickcore.errors import CoreError, GameConfigError, IllegalActionError, TrickcoreError
-from trickcore.game import TERMINAL, GameInfo, GameState, OptionSpec, replay
-from trickcore.games import get_game, list_games, new_game
+from trickcore.game import TERMINAL, GameInfo, GameState, OptionSpec
+from trickcore.games import get_game, list_games, new_game, replay
 
 __version__ = "1.0.0"
 

@@ -15,7 +15,7 @@ Return one of them (or its index, an ``int``).  The helper answers the handshake
 readiness barriers and ``quit`` itself and ignores what a stateless bot does not need.
 
 For options, per-game state or events, subclass :class:`Bot` and pass an instance to
-:func:`run`.  The module itself needs only the standard library.
+:func:`run`.  The module itself needs only the standard library and ``trickcore.protocol``.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ import random
 import sys
 from typing import Any, Callable, TextIO
 
-__all__ = ["PROTOCOL_VERSION", "Bot", "Option", "run", "seeded_choice"]
+from trickcore.protocol import OPTION_TYPES, PROTOCOL_VERSION
 
-PROTOCOL_VERSION = 1
+__all__ = ["PROTOCOL_VERSION", "Bot", "Option", "run", "seeded_choice"]
 
 ChooseFunction = Callable[[dict, list], "str | int"]
 
@@ -37,7 +37,7 @@ class Option:
     ``Option("depth", "int", 3, 1, 10)`` or ``Option("style", "choice", "safe", choices=("safe", "wild"))``.
     The tournament config sets it; the value arrives in ``Bot.options[name]``."""
 
-    TYPES = ("int", "float", "bool", "string", "choice")
+    TYPES = OPTION_TYPES
 
     def __init__(self, name: str, type: str, default: Any, minimum=None, maximum=None, choices=()):
         if type not in self.TYPES:

@@ -1,10 +1,13 @@
-"""The ``trickcore`` command line: games, bench, perft, and the tournament runner."""
+"""The ``trickcore`` command line: the engine's commands (games, bench, perft) plus every
+command that installed packages register under the ``trickcore.commands`` entry-point group
+(the tournament runner's ``tournament``, ``match``, ``replay``, ...)."""
 
 from __future__ import annotations
 
 import json
 import sys
 import textwrap
+from importlib.metadata import entry_points
 
 import click
 
@@ -101,19 +104,29 @@ def perft(game: str, players: int, seed: int, depth: int, divide: bool) -> None:
     click.echo(f"perft({depth}) = {count}; tricks per seat over leaves {tricks}; points {points}")
 
 
-def _add_tournament_commands() -> None:
-    try:
-        from tournament import cli as tcli
-    except ImportError as exc:  # the runner is part of the same distribution; report, do not hide
-        click.echo(f"warning: tournament commands unavailable: {exc}", err=True)
-        return
-    for name in dir(tcli):
-        obj = getattr(tcli, name)
-        if isinstance(obj, click.Command) and name.endswith("_command") and obj.name not in main.commands:
-            main.add_command(obj)
+#: Entry-point group through which other installed packages add commands to ``trickcore``.
+#: The tournament runner registers its commands here (pyproject.toml), so the engine never
+#: imports the runner: dependencies point one way, runner -> games -> bindings -> C core.
+COMMAND_GROUP = "trickcore.commands"
 
 
-_add_tournament_commands()
+def _add_plugin_commands() -> None:
+    """Add the commands of every installed ``trickcore.commands`` entry point.
+
+    An entry point names a ``click.Command`` or a sequence of them.  One that fails to
+    load is reported on stderr (never hidden) and the engine's own commands still work."""
+    for entry in entry_points(group=COMMAND_GROUP):
+        try:
+            loaded = entry.load()
+        except Exception as exc:  # a broken plugin must not take the engine's CLI down
+            click.echo(f"warning: commands of {entry.value!r} unavailable: {exc}", err=True)
+            continue
+        for command in [loaded] if isinstance(loaded, click.Command) else list(loaded):
+            if command.name not in main.commands:
+                main.add_command(command)
+
+
+_add_plugin_commands()
 
 
 if __name__ == "__main__":

@@ -388,15 +388,3 @@ class GameState(StateCore):
 def competition_ranks(scores: Sequence[float]) -> list[int]:
     """1 + the number of strictly better scores (BJ-30: 41, 30, 41 -> 1, 3, 1)."""
     return [1 + sum(1 for t in scores if t > s) for s in scores]
-
-
-def replay(record: dict | str) -> GameState:
-    """Rebuild a state from :meth:`GameState.to_record` (or its JSON string)."""
-    from trickcore.games import new_game
-
-    if isinstance(record, str):
-        record = json.loads(record)
-    state = new_game(record["game"], record["players"], record.get("options"), record.get("seed", 0))
-    for text in record.get("history", []):
-        state.apply_action(text)
-    return state

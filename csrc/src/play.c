@@ -38,16 +38,16 @@ static void finish_trick(const tc_deck *d, const tc_rules *r, tc_play_state *s) 
             if (t->pile[i] == TC_PILE_PASS) {
                 s->passed[seat] = tc_or(s->passed[seat], bit);
             } else {
-                int w = tc_trick_winner(t, n, t->pile[i]);
+                int w = tc__trick_winner(t, n, t->pile[i]);
                 s->won[w] = tc_or(s->won[w], bit);
                 s->points[w] = (uint16_t)(s->points[w] + d->points[t->card[i]]);
             }
         }
         for (i = 0; i < 2; i++)
-            if (t->best[i] >= 0) s->tricks[tc_trick_winner(t, n, i)]++;
-        next = tc_trick_next_leader(d, t, n);
+            if (t->best[i] >= 0) s->tricks[tc__trick_winner(t, n, i)]++;
+        next = tc__next_leader(d, t, n);
     } else {
-        int w = tc_trick_winner(t, n, 0);
+        int w = tc__trick_winner(t, n, 0);
         s->won[w] = tc_or(s->won[w], t->cards);
         s->tricks[w]++;
         s->points[w] = (uint16_t)(s->points[w] + t->points);

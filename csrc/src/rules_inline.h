@@ -1,8 +1,11 @@
 /* rules_inline.h - the trick rules, as static inline functions.
  *
- * The single definition of every follow rule and winner rule.  trick.c exports
- * them as tc_legal / tc_trick_add; play.c inlines them into the playout and
- * perft loops, which is where the core spends its time. */
+ * The single definition of every trick rule: which cards may be played
+ * (tc__legal), which card wins as the trick grows (tc__trick_add), whose card
+ * that is (tc__trick_winner) and who leads next, with Hattrick's comparison of
+ * the two piles (tc__next_leader).  trick.c exports them as tc_legal,
+ * tc_trick_add, tc_trick_winner and tc_trick_next_leader; play.c inlines them
+ * into the playout and perft loops, which is where the core spends its time. */
 #ifndef TC_RULES_INLINE_H
 #define TC_RULES_INLINE_H
 #include "internal.h"
@@ -135,6 +138,47 @@ static inline int tc__trick_add(const tc_deck *d, const tc_rules *r, tc_trick *t
         t->best[pile] = (int8_t)i;
     }
     return TC_OK;
+}
+
+/* The seat whose card wins pile `pile` of the trick, or -1 if none does. */
+static inline int tc__trick_winner(const tc_trick *t, int n_players, int pile) {
+    int seat;
+    if (pile < 0 || pile > 1 || t->best[pile] < 0) return -1;
+    seat = t->leader + t->best[pile];
+    return seat >= n_players ? seat - n_players : seat;
+}
+
+/* Values of one Hattrick pile, sorted descending; returns the count. */
+static inline int pile_values(const tc_deck *d, const tc_trick *t, int pile, int *out) {
+    int n = 0, i, j;
+    for (i = 0; i < t->n_played; i++)
+        if (t->pile[i] == pile) {
+            int v = d->rank[t->card[i]];
+            for (j = n; j > 0 && out[j - 1] < v; j--) out[j] = out[j - 1];
+            out[j] = v;
+            n++;
+        }
+    return n;
+}
+
+/* Who leads next: the winner of the trick, or in a Hattrick double trick (two
+ * piles) the winner of the stronger pile (H5): compare the piles' values from the
+ * highest down, the first difference decides; a pile that runs out first loses;
+ * equal piles go to the colour that comes first in the colour order.  -1 if the
+ * trick has no winner. */
+static inline int tc__next_leader(const tc_deck *d, const tc_trick *t, int n_players) {
+    int a[TC_MAX_PLAYERS], b[TC_MAX_PLAYERS], na, nb, k, win;
+    if (t->best[0] < 0) return -1;
+    if (t->best[1] < 0) return tc__trick_winner(t, n_players, 0);
+    na = pile_values(d, t, 0, a);
+    nb = pile_values(d, t, 1, b);
+    win = -1;
+    for (k = 0; win < 0 && (k < na || k < nb); k++) {          /* H5 step 2 */
+        if (k >= nb || (k < na && a[k] > b[k])) win = 0;
+        else if (k >= na || b[k] > a[k]) win = 1;
+    }
+    if (win < 0) win = t->open[0] < t->open[1] ? 0 : 1;         /* H5 step 3: colour order */
+    return tc__trick_winner(t, n_players, win);
 }
 
 #endif

@@ -1,7 +1,7 @@
-/* trick.c - legal-move generation and incremental trick resolution.
- *
- * This file is the one place where trick rules live; every binding and every
- * game module calls into it. */
+/* trick.c - the exported entry points of legal-move generation and trick
+ * resolution.  The rules themselves are the static inline functions of
+ * rules_inline.h (one definition each), which play.c inlines into its loops;
+ * this file only wraps them for bindings and embedders. */
 #include "rules_inline.h"
 
 void tc_trick_start(tc_trick *t, int leader) {
@@ -38,38 +38,11 @@ int tc_trick_add(const tc_deck *d, const tc_rules *r, tc_trick *t, int move) {
 }
 
 int tc_trick_winner(const tc_trick *t, int n_players, int pile) {
-    int seat;
-    if (pile < 0 || pile > 1 || t->best[pile] < 0) return -1;
-    seat = t->leader + t->best[pile];
-    return seat >= n_players ? seat - n_players : seat;
-}
-
-/* Values of one Hattrick pile, sorted descending; returns the count. */
-static int pile_values(const tc_deck *d, const tc_trick *t, int pile, int *out) {
-    int n = 0, i, j;
-    for (i = 0; i < t->n_played; i++)
-        if (t->pile[i] == pile) {
-            int v = d->rank[t->card[i]];
-            for (j = n; j > 0 && out[j - 1] < v; j--) out[j] = out[j - 1];
-            out[j] = v;
-            n++;
-        }
-    return n;
+    return tc__trick_winner(t, n_players, pile);
 }
 
 int tc_trick_next_leader(const tc_deck *d, const tc_trick *t, int n_players) {
-    int a[TC_MAX_PLAYERS], b[TC_MAX_PLAYERS], na, nb, k, win;
-    if (t->best[0] < 0) return -1;
-    if (t->best[1] < 0) return tc_trick_winner(t, n_players, 0);
-    na = pile_values(d, t, 0, a);
-    nb = pile_values(d, t, 1, b);
-    win = -1;
-    for (k = 0; win < 0 && (k < na || k < nb); k++) {          /* H5 step 2 */
-        if (k >= nb || (k < na && a[k] > b[k])) win = 0;
-        else if (k >= na || b[k] > a[k]) win = 1;
-    }
-    if (win < 0) win = t->open[0] < t->open[1] ? 0 : 1;         /* H5 step 3: colour order */
-    return tc_trick_winner(t, n_players, win);
+    return tc__next_leader(d, t, n_players);
 }
 
 int tc_trick_points(const tc_deck *d, const tc_trick *t) {

@@ -13,7 +13,8 @@ from tournament.demos import demo_configs
 from tournament.results import read_results
 from tournament.runner import run_tournament
 from tournament.schedule import build_schedule
-from trickcore.game import GameConfigError, replay
+from trickcore.game import GameConfigError
+from trickcore.games import replay
 from trickcore.games import get_game, list_games
 
 DEMOS = demo_configs(ROOT / "configs")

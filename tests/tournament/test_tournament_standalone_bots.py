@@ -16,7 +16,8 @@ from tournament.compliance import run_compliance
 from tournament.config import parse_config
 from tournament.results import read_results
 from tournament.runner import run_tournament
-from trickcore.game import GameConfigError, replay
+from trickcore.game import GameConfigError
+from trickcore.games import replay
 from trickcore.games import get_game
 
 C_SOURCE = BOTS / "c" / "random_bot.c"

@@ -11,6 +11,8 @@ game-specific code of their own.
 from __future__ import annotations
 
 import importlib
+import json
+from typing import Any
 
 from trickcore.game import GameConfigError, GameInfo, GameState
 
@@ -49,11 +51,7 @@ def _load() -> None:
         return
     _loaded = True
     for mod in _MODULES:
-        try:
-            importlib.import_module(mod)
-        except ModuleNotFoundError as exc:  # a game not written yet is simply absent
-            if exc.name != mod:
-                raise
+        importlib.import_module(mod)
 
 
 def list_games() -> list[GameInfo]:
@@ -77,3 +75,29 @@ def new_game(name: str, players: int, options: dict | None = None, seed: int = 0
     info = get_game(name)
     info.check_players(players)
     return info.factory(players, options, seed)
+
+
+def replay(record: dict[str, Any] | str) -> GameState:
+    """Rebuild a state from :meth:`GameState.to_record` (or its JSON string): the game is
+    created from its name, player count, options and seed, and the history is applied.
+
+    Raises :class:`GameConfigError` for anything that is not such a record, and
+    :class:`IllegalActionError` (with the legal options) for a history entry the game refuses."""
+    if isinstance(record, str):
+        try:
+            record = json.loads(record)
+        except ValueError as exc:
+            raise GameConfigError(f"a game record must be a JSON object: {exc}") from None
+    if not isinstance(record, dict):
+        raise GameConfigError(f"a game record must be a dict (GameState.to_record()), not {type(record).__name__}")
+    missing = [key for key in ("game", "players") if key not in record]
+    if missing:
+        raise GameConfigError(f"a game record needs {' and '.join(repr(k) for k in missing)}; "
+                              f"it has {sorted(record) or 'no keys'}")
+    history = record.get("history", [])
+    if not isinstance(history, list):
+        raise GameConfigError(f"a game record's 'history' must be a list, not {type(history).__name__}")
+    state = new_game(record["game"], record["players"], record.get("options"), record.get("seed", 0))
+    for text in history:
+        state.apply_action(text)
+    return state
