@@ -16,7 +16,7 @@ Modules, bottom-up:
 * ``bench``    -- ``trickcore bench-runner``: overhead per decision against a pipe ping-pong floor
 * ``cli``      -- click commands: tournament, match, compliance, replay, demo-standings, bench-runner
 
-The Python bot SDK is ``trickcore.bot`` (``tournament.bots.sdk`` re-exports it).
+The Python bot SDK is ``trickcore.bot``.
 """
 
 from tournament.wire import PROTOCOL_VERSION

@@ -239,7 +239,9 @@ def match_command(game, commands, players, deals, fmt, seed, decision_ms, game_o
 @click.option("--startup-ms", type=float, default=10000, show_default=True)
 @click.option("--decision-ms", type=float, default=5000, show_default=True)
 @click.option("--set-option", "bot_options", multiple=True, metavar="NAME=VALUE", help="Set a bot option.")
-def compliance_command(command, game, players, games, startup_ms, decision_ms, bot_options):
+@click.option("--out", type=click.Path(file_okay=False),
+              help="Keep the games' records and transcripts in this folder (default: a temporary one, removed).")
+def compliance_command(command, game, players, games, startup_ms, decision_ms, bot_options, out):
     """Check that the bot started by BOT_CMD speaks the protocol (docs/protocol.md): handshake,
     options, readiness, unknown commands ignored, legal and timely answers, quit."""
     from tournament.compliance import run_compliance
@@ -247,7 +249,7 @@ def compliance_command(command, game, players, games, startup_ms, decision_ms, b
     options = {k: _parse_value(v) for k, _, v in (o.partition("=") for o in bot_options)}
     try:
         report = run_compliance(list(command), game=game, players=players, games=games, startup_ms=startup_ms,
-                                decision_ms=decision_ms, options=options)
+                                decision_ms=decision_ms, options=options, out_dir=out)
     except ConfigError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)

@@ -49,6 +49,17 @@ def _default_game() -> str:
 def run_compliance(command: list[str], game: str | None = None, players: int | None = None, games: int = 2,
                    startup_ms: float = 10000, decision_ms: float = 5000, options: dict | None = None,
                    out_dir: str | None = None) -> ComplianceReport:
+    """Check the bot started by ``command``.  The games' records and transcripts go to
+    ``out_dir`` when one is given (and stay there); otherwise to a temporary folder that is
+    removed before returning."""
+    if out_dir is None:
+        with tempfile.TemporaryDirectory(prefix="trickcore-compliance-") as tmp:
+            return _run_compliance(command, game, players, games, startup_ms, decision_ms, options, tmp, kept=False)
+    return _run_compliance(command, game, players, games, startup_ms, decision_ms, options, out_dir, kept=True)
+
+
+def _run_compliance(command: list[str], game: str | None, players: int | None, games: int, startup_ms: float,
+                    decision_ms: float, options: dict | None, out_dir: str, kept: bool) -> ComplianceReport:
     game = game or _default_game()
     try:
         info = get_game(game)
@@ -57,7 +68,7 @@ def run_compliance(command: list[str], game: str | None = None, players: int | N
     players = players or min(info.players)
     doc = {"game": {"name": info.name, "players": players},
            "tournament": {"name": "compliance", "format": "round-robin", "deals": games, "seed": 1,
-                          "concurrency": 1, "output": out_dir or tempfile.mkdtemp(prefix="trickcore-compliance-")},
+                          "concurrency": 1, "output": out_dir},
            "time": {"startup_ms": startup_ms, "ready_ms": startup_ms, "decision_ms": decision_ms},
            "records": {"transcripts": "failed", "stderr": "failed"},
            # Count every fault and keep asking, so one run shows all of them.
@@ -107,7 +118,9 @@ def run_compliance(command: list[str], game: str | None = None, players: int | N
     elif faults:
         first = faults[0]
         checks.append(Check("games", False, f"{len(faults)} faults in {len(records)} games of {info.name}; first: "
-                                            f"{first['class']}: {first['detail']} (see {summary.out_dir})"))
+                                            f"{first['class']}: {first['detail']} "
+                                            + (f"(see {summary.out_dir})" if kept else
+                                               "(run again with --out DIR to keep the transcripts)")))
     else:
         slowest = max((a.get("ms", 0) for a in decisions), default=0)
         checks.append(Check("games", True, f"{len(records)} games of {info.name} with {players} seats, "

@@ -161,20 +161,6 @@ cdef class Deck:
             raise CoreError(TC_E_ARG, f"suit {suit} is not in this deck")
         return cards_to_int(self.d.suit_mask[suit])
 
-    def role_mask(self, int role):
-        cdef tc_cards out = tc_cards_empty()
-        for c in range(self.d.n_cards):
-            if self.d.role[c] & role:
-                out = tc_or(out, tc_cards_of(c))
-        return cards_to_int(out)
-
-    def points_of(self, object cards):
-        cdef uint8_t ids[128]
-        cdef int n = tc_to_array(int_to_cards(cards), ids), total = 0
-        for i in range(n):
-            total += self.d.points[ids[i]]
-        return total
-
     # Notation -----------------------------------------------------------------
     def name(self, int card):
         return self.names[self._card(card)]

@@ -35,7 +35,8 @@ def bot_cmd(script: str, *args: str) -> list[str]:
 
 
 def mock(*args: str) -> list[str]:
-    return bot_cmd("mockbot.py", *args)
+    """The misbehaving test bot (tests/tournament/bots/mockbot.py), not part of the package."""
+    return [sys.executable, str(HERE / "bots" / "mockbot.py"), *args]
 
 
 def quick_doc(bots: list[dict], game: str = "toy-tricks", players: int = 2, fmt: str = "round-robin",

@@ -278,17 +278,13 @@ def choose_play(obs: dict, legal: list[str]) -> str:
     return best
 
 
+DECIDERS = {"colour": choose_colour, "bid": choose_bid, "play": choose_play}
+
+
 def choose(observation: dict, legal: list[str], rng: random.Random | None = None) -> str:
+    """The heuristic's choice among ``legal`` for the seat of ``observation``.  An error in
+    the policy propagates (the bundled heuristic bot, not the policy, decides what a policy
+    bug costs at a tournament)."""
     if len(legal) == 1:
         return legal[0]
-    kind_ = observation.get("decision")
-    try:
-        if kind_ == "colour":
-            return choose_colour(observation, legal)
-        if kind_ == "bid":
-            return choose_bid(observation, legal)
-        if kind_ == "play":
-            return choose_play(observation, legal)
-    except (KeyError, ValueError, IndexError, TypeError):
-        pass
-    return (rng or random.Random(0)).choice(legal)
+    return DECIDERS[observation["decision"]](observation, legal)

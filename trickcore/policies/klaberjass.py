@@ -22,12 +22,10 @@ from trickcore import _core
 from trickcore.games import klaberjass as KJ
 from trickcore.policies import tricks
 
-SUITS = "CDHS"
-RANKS = "789TJQKA"
-TRUMP_ORDER = "78QKTA9J"                   # low -> high
-PLAIN_ORDER = "789JQKTA"                   # low -> high
-TRUMP_POINTS = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
-PLAIN_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+# Card order and points are the game module's tables (docs/rules/klaberjass.md §1.4), read
+# through the card text: rank letter then suit letter, e.g. "JH".
+SUITS = KJ.SUITS
+RANKS = KJ.RANKS
 
 # thresholds for taking a contract, per player count (tuned against random play)
 THRESHOLD = {2: 66, 3: 56, 4: 66}
@@ -35,13 +33,15 @@ THRESHOLD = {2: 66, 3: 56, 4: 66}
 
 def _strength(card: str, trump: str | None) -> int:
     """Trick strength: trumps above every plain card."""
+    rank = RANKS.index(card[0])
     if card[1] == trump:
-        return 100 + TRUMP_ORDER.index(card[0])
-    return PLAIN_ORDER.index(card[0])
+        return 100 + KJ.TRUMP_STRENGTH[rank]
+    return KJ.PLAIN_STRENGTH[rank]
 
 
 def _points(card: str, trump: str | None) -> int:
-    return TRUMP_POINTS[card[0]] if card[1] == trump else PLAIN_POINTS[card[0]]
+    rank = RANKS.index(card[0])
+    return KJ.TRUMP_POINTS[rank] if card[1] == trump else KJ.PLAIN_POINTS[rank]
 
 
 def hand_value(hand: list[str], trump: str) -> int:
@@ -158,9 +158,8 @@ def _beats(card: str, played: list[str], trump: str) -> bool:
 
 def _is_top(card: str, trump: str, gone: set[str]) -> bool:
     """No unplayed card of the same suit ranks above ``card``."""
-    order = TRUMP_ORDER if card[1] == trump else PLAIN_ORDER
-    higher = order[order.index(card[0]) + 1:]
-    return all((r + card[1]) in gone for r in higher)
+    own = _strength(card, trump)
+    return all((r + card[1]) in gone for r in RANKS if _strength(r + card[1], trump) > own)
 
 
 def _play(obs: dict, cards: list[str]) -> str:
@@ -223,7 +222,9 @@ def choose(observation: dict, legal: list[str], rng: random.Random | None = None
     dec = obs.get("decision") or ""
     if dec in ("take", "kleines", "besser", "trump"):
         choice = _choose_trump_phase(obs, legal)
-        return choice if choice in legal else legal[0]
+        if choice not in legal:
+            raise ValueError(f"klaberjass policy chose {choice!r}, not one of {legal}")
+        return choice
     if dec == "exchange":
         hand = obs["hand"]
         seven = "7" + obs["turned_suit"]

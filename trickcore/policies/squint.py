@@ -382,12 +382,10 @@ def decide(observation: dict, legal: list[str]) -> str:
 
 
 def choose(observation: dict, legal: list[str], rng: random.Random | None = None) -> str:
-    """The heuristic's choice among ``legal`` (texts) for the seat of ``observation``;
-    a random legal option if the observation is not understood."""
-    try:
-        choice = decide(observation, legal)
-        if choice in legal:
-            return choice
-    except (KeyError, ValueError, TypeError, IndexError):
-        pass
-    return (rng or random.Random(0)).choice(legal)
+    """The heuristic's choice among ``legal`` (texts) for the seat of ``observation``.  An
+    error in the policy propagates, and so does a choice outside ``legal``: the bundled
+    heuristic bot, not the policy, decides what a policy bug costs at a tournament."""
+    choice = decide(observation, legal)
+    if choice not in legal:
+        raise ValueError(f"squint policy chose {choice!r}, not one of {legal}")
+    return choice
