@@ -51,6 +51,7 @@ import time
 from pathlib import Path
 
 from tournament.config import BUNDLED_BOTS_DIR, parse_config
+from trickcore import tables
 
 # The echo side of the floor: written like the random bot (line iteration over sys.stdin,
 # write and flush), measuring its own time per line the same way.
@@ -366,7 +367,4 @@ def format_rows(rows: list[BenchRow]) -> str:
              f"{r.floor.driver_cpu_us:.1f}",
              "-" if r.runner.runner_us_p50 is None else f"{r.runner.runner_us_p50:.0f}"]
             for r in rows]
-    widths = [max(len(x[i]) for x in [header, *body]) for i in range(len(header))]
-    lines = ["  ".join(c.rjust(w) for c, w in zip(x, widths)) for x in [header, *body]]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    return tables.render(header, body, right=[i for i in range(len(header)) if i not in (1, 2)])

@@ -23,6 +23,9 @@ import tomllib
 from pathlib import Path
 
 import click
+from rich.console import Console
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskID, TaskProgressColumn, TextColumn,
+                           TimeElapsedColumn, TimeRemainingColumn)
 
 from tournament.config import ConfigError, load_config, parse_config
 from tournament.results import ResumeError
@@ -40,9 +43,9 @@ def _parse_value(text: str):
 class _Progress:
     """Live progress on stderr while a tournament runs (not with --quiet).
 
-    On a terminal, one line redrawn in place: a bar, games done, elapsed time, ETA and
-    decisions per second.  Elsewhere (logs, CI) a plain line every 10% of the games, with
-    the same figures, so logs stay short."""
+    On a terminal, a rich progress bar redrawn in place: games done, elapsed time, time
+    remaining and decisions per second.  Elsewhere (logs, CI) a plain line every 10% of the
+    games with the same figures, so logs stay short and free of control codes."""
 
     WIDTH = 24
 
@@ -54,20 +57,24 @@ class _Progress:
         self.base: int | None = None  # games already recorded when this run started (--resume)
         self.decisions = 0
         self.next_report = 0.1
-        self.last_draw = 0.0
-        self.drawn = False
+        self.bar: Progress | None = None
+        self.task: TaskID | None = None
 
     def line(self, done: int, total: int) -> str:
+        """The plain progress line (logs)."""
         elapsed = time.monotonic() - self.start
         played = done - (self.base or 0)
         left = total - done
         eta = "--:--" if played <= 0 else _clock(elapsed / played * left)
-        rate = self.decisions / elapsed if elapsed > 0 else 0.0
         share = done / total if total else 1.0
         filled = int(share * self.WIDTH)
         bar = "#" * filled + "-" * (self.WIDTH - filled)
         return (f"[{bar}] {done}/{total} games {100 * share:3.0f}%  {_clock(elapsed)} elapsed, "
-                f"ETA {eta}, {rate:,.0f} decisions/s")
+                f"ETA {eta}, {self.rate():,.0f} decisions/s")
+
+    def rate(self) -> float:
+        elapsed = time.monotonic() - self.start
+        return self.decisions / elapsed if elapsed > 0 else 0.0
 
     def __call__(self, done: int, total: int, record: dict) -> None:
         if self.quiet:
@@ -75,24 +82,32 @@ class _Progress:
         if self.base is None:
             self.base = done - 1
         self.decisions += sum(1 for a in record.get("actions", ()) if a.get("by") == "bot")
-        now = time.monotonic()
         if self.tty:
-            if done == total or now - self.last_draw >= 0.1:
-                self.stream.write("\r" + self.line(done, total) + "\x1b[K")
-                self.stream.flush()
-                self.last_draw = now
-                self.drawn = True
+            self._draw(done, total)
         elif total and (done / total >= self.next_report or done == total):
             self.stream.write(self.line(done, total) + "\n")
             self.stream.flush()
             while self.next_report <= done / total:
                 self.next_report += 0.1
 
+    def _draw(self, done: int, total: int) -> None:
+        if self.bar is None:
+            self.bar = Progress(BarColumn(bar_width=self.WIDTH), MofNCompleteColumn(), TextColumn("games"),
+                                TaskProgressColumn(), TimeElapsedColumn(), TextColumn("ETA"),
+                                TimeRemainingColumn(), TextColumn("{task.fields[rate]} decisions/s"),
+                                console=Console(file=self.stream, force_terminal=True, stderr=True),
+                                auto_refresh=False)
+            self.bar.start()
+            # A resumed run starts at the games already recorded; the ETA counts only this run's.
+            self.task = self.bar.add_task("games", total=total, completed=self.base or 0, rate="0")
+        assert self.task is not None
+        self.bar.update(self.task, completed=done, rate=f"{self.rate():,.0f}")
+        self.bar.refresh()
+
     def close(self) -> None:
-        if self.drawn:
-            self.stream.write("\n")
-            self.stream.flush()
-            self.drawn = False
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
 
 
 def _clock(seconds: float) -> str:

@@ -11,6 +11,7 @@ from importlib.metadata import entry_points
 
 import click
 
+from trickcore import tables
 from trickcore.errors import TrickcoreError
 from trickcore.games import get_game, list_games
 
@@ -19,12 +20,6 @@ from trickcore.games import get_game, list_games
 @click.version_option(package_name="trickcore")
 def main() -> None:
     """trickcore: a C-accelerated engine for trick-taking card games and a tournament runner."""
-
-
-def _table(rows: list[list[str]], header: list[str]) -> str:
-    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
-    line = lambda r: "  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()  # noqa: E731
-    return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
 @main.command()
@@ -46,7 +41,7 @@ def games(as_json: bool) -> None:
             else ",".join(map(str, counts))
         options = ", ".join(f"{o.name}={o.default!r}" for o in g.options) or "-"
         rows.append([g.name, g.title, players, str(len(g.variants)) if g.variants else "-", options])
-    click.echo(_table(rows, ["game", "title", "players", "variants", "options (default)"]))
+    click.echo(tables.render(["game", "title", "players", "variants", "options (default)"], rows))
     for g in infos:
         if g.variants:
             click.echo(textwrap.fill(", ".join(g.variants), width=100, initial_indent=f"\n{g.name} variants: ",
@@ -77,7 +72,7 @@ def bench(as_json: bool, quick: bool, repeat: int, no_games: bool, compare: bool
     rows = [[r.name, f"{r.ns_per_play:,.1f}", f"{r.ratio:,.2f}x",
              (f"{r.extra['games_per_s']:,.1f} games/s  " if "games_per_s" in r.extra else "") + r.what]
             for r in results]
-    click.echo(_table(rows, ["benchmark", "ns", "vs floor", "what"]))
+    click.echo(tables.render(["benchmark", "ns", "vs floor", "what"], rows, right=(1, 2)))
 
 
 @main.command()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import signal
 import subprocess
@@ -243,8 +244,12 @@ def test_progress_line_with_eta_in_logs_and_redrawn_on_a_terminal():
     for done in range(6, 11):  # resumed at 5 of 10: the ETA counts only this run's games
         progress(done, 10, record)
     progress.close()
-    out = term.getvalue()
-    assert out.startswith("\r[") and "10/10 games 100%" in out and out.endswith("\n")
+    out = term.getvalue()  # a rich bar, redrawn in place (control codes), ending on a new line
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out)
+    frames = [f.strip() for f in plain.replace("\n", "\r").split("\r") if f.strip()]
+    assert "\x1b[" in out and frames[0].startswith("━") and " 5/10 games" in frames[0]  # the resumed base
+    assert frames[-1].endswith("decisions/s") and "10/10 games 100%" in frames[-1] and "ETA" in frames[-1]
+    assert plain.rstrip("\x1b[?25h").endswith("\n")
 
     quiet = io.StringIO()
     progress = _Progress(True, stream=quiet, tty=True)
