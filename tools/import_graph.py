@@ -12,7 +12,7 @@ functions (a lazy import is still a dependency).  The layers, top to bottom::
     games        trickcore.games.*, trickcore.policies.*, trickcore.bot, trickcore.bench
     interface    trickcore.game (the one game-state interface)
     bindings     trickcore._core, trickcore._bench, trickcore.cffi_binding (over the C core)
-    base         trickcore.errors, trickcore.protocol (no imports of their own)
+    base         trickcore.errors, trickcore.protocol, trickcore.tables (no trickcore imports)
 
 An edge may only point to the same or a lower layer.  Exit status 1 on an upward edge or a
 cycle between modules, so CI can run it (tests/test_layers.py does).
@@ -37,7 +37,7 @@ def layer_of(module: str) -> str:
         return "runner"
     if module == "trickcore":
         return "api"
-    if module in ("trickcore.errors", "trickcore.protocol"):
+    if module in ("trickcore.errors", "trickcore.protocol", "trickcore.tables"):
         return "base"
     if module in ("trickcore._core", "trickcore._bench", "trickcore._ccore", "trickcore.cffi_binding"):
         return "bindings"

@@ -19,7 +19,6 @@ import sys
 import tempfile
 import threading
 import time
-import tomllib
 from pathlib import Path
 
 import click
@@ -30,6 +29,11 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskID, Task
 from tournament.config import ConfigError, load_config, parse_config
 from tournament.results import ResumeError
 from tournament.runner import RunSummary, format_standings, run_tournament
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: the same parser, as a package
+    import tomli as tomllib
 
 
 def _parse_value(text: str):

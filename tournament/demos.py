@@ -9,14 +9,19 @@ with its 95% confidence interval, win share, games -- ready to paste into the RE
 
 from __future__ import annotations
 
+import sys
 import dataclasses
 import tempfile
-import tomllib
 from pathlib import Path
 from typing import Callable
 
 from tournament.config import TournamentConfig, load_config
 from tournament.ratings import BotStanding
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: the same parser, as a package
+    import tomli as tomllib
 
 CONFIGS_DIR = Path(__file__).resolve().parents[1] / "configs"  # the checkout's
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import tomllib
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +12,11 @@ from conftest import ROOT, bot_cmd, quick_doc
 from tournament.config import ConfigError, dump_effective, load_config, parse_config
 from trickcore.game import GameConfigError
 from trickcore.games import get_game
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: the same parser, as a package
+    import tomli as tomllib
 
 R = {"name": "r", "command": bot_cmd("random_bot.py")}
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from trickcore.games import new_game
 from trickcore.policies import squint as policy
 
@@ -86,6 +88,8 @@ def test_policy_on_rare_decisions():
         kinds.append(obs["decision"])
         st.apply_action(policy.decide(obs, legal))
     assert kinds[:5] == ["pass"] * 4 + ["discard"]
-    # a choose() on garbage falls back to a legal random option
-    assert policy.choose({"decision": "play"}, ["AS", "KS"], random.Random(0)) in ("AS", "KS")
-    assert policy.choose({}, ["TAKE", "HAND"]) in ("TAKE", "HAND")
+    # a choose() on garbage raises: a policy bug surfaces instead of becoming a random move
+    with pytest.raises(KeyError):
+        policy.choose({"decision": "play"}, ["AS", "KS"], random.Random(0))
+    with pytest.raises(KeyError):
+        policy.choose({}, ["TAKE", "HAND"])
