@@ -99,3 +99,25 @@ def test_observation_of_a_seat_that_does_not_exist_is_refused(name):
     for bad in (-1, n, True, "0"):
         with pytest.raises(ValueError, match="is not in 0.."):
             state.observation(bad)
+
+
+@pytest.mark.parametrize("name", sorted({n for n, _ in CASES}))
+def test_event_indices_and_records_are_checked(name):
+    """docs/game-interface.md: ``start`` is 0 or an index an earlier call returned; a record
+    that is not one is a GameConfigError, never a bare KeyError or TypeError."""
+    state = trickcore.new_game(name, min(trickcore.get_game(name).players), seed=9)
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    events, end = state.events_for(0)
+    assert state.events_for(0, end) == ([], end)
+    for bad in (-5, -1, end + 1, 1.5, "0", True, None):
+        with pytest.raises(ValueError, match="event index"):
+            state.events_for(0, bad)
+        with pytest.raises(ValueError, match="event index"):
+            state.events_since(bad)
+    with pytest.raises(ValueError, match="seat"):
+        state.events_for(state.num_players)
+    for bad_record in (None, 5, [], {}, {"game": name}, {"players": 3}, "not json", "[1, 2]",
+                       {"game": name, "players": state.num_players, "history": "AS"}):
+        with pytest.raises(trickcore.GameConfigError):
+            trickcore.replay(bad_record)

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
 from trickcore import _bench, _core
+from trickcore._core import TrickPhase
 from trickcore.games import list_games, new_game
 
 
@@ -25,9 +27,9 @@ class Result:
     ns_per_play: float
     ratio: float
     what: str
-    extra: dict = dataclasses.field(default_factory=dict)
+    extra: dict[str, Any] = dataclasses.field(default_factory=dict)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "ns_per_play": round(self.ns_per_play, 2), "ratio": round(self.ratio, 2),
                 "what": self.what, **self.extra}
 
@@ -91,7 +93,7 @@ def python_resolve_calls(calls: int, seed: int = 1) -> float:
     return (time.perf_counter_ns() - t0) / calls
 
 
-def game_random_full_games(name: str, players: int, games: int, seed: int = 1) -> dict:
+def game_random_full_games(name: str, players: int, games: int, seed: int = 1) -> dict[str, float]:
     """Full random games through the Python interface: games/s and ns per action."""
     rng = _core.Rng(seed)
     actions = 0
@@ -106,7 +108,7 @@ def game_random_full_games(name: str, players: int, games: int, seed: int = 1) -
     return {"games_per_s": games / (dt / 1e9), "ns_per_action": dt / max(actions, 1), "actions": actions}
 
 
-def game_trick_phase(name: str, players: int, seed: int = 1):
+def game_trick_phase(name: str, players: int, seed: int = 1) -> TrickPhase | None:
     """Play random decisions until the first trick phase starts; return its TrickPhase."""
     rng = _core.Rng(seed)
     state = new_game(name, players, seed=seed)
@@ -121,7 +123,7 @@ def game_trick_phase(name: str, players: int, seed: int = 1):
     return None
 
 
-def c_playouts(tp, playouts: int, seed: int = 1) -> float:
+def c_playouts(tp: TrickPhase, playouts: int, seed: int = 1) -> float:
     """ns per card play of the core's random playout from a trick phase's start (in C)."""
     rng = _core.Rng(seed)
     copies = [tp.copy() for _ in range(playouts)]
@@ -154,7 +156,7 @@ def run(quick: bool = False, repeat: int = 5, games: bool = True, progress: Call
         if progress:
             progress(msg)
 
-    raw: list[tuple[str, float, str, dict]] = []
+    raw: list[tuple[str, float, str, dict[str, Any]]] = []
     say("floor and core playout (C)")
     for _ in range(repeat):
         floor()

@@ -23,13 +23,17 @@ from __future__ import annotations
 import json
 import random
 import sys
-from typing import Any, Callable, TextIO
+from collections.abc import Callable
+from typing import Any, TextIO
 
 from trickcore.protocol import OPTION_TYPES, PROTOCOL_VERSION
 
 __all__ = ["PROTOCOL_VERSION", "Bot", "Option", "run", "seeded_choice"]
 
-ChooseFunction = Callable[[dict, list], "str | int"]
+#: A JSON object of the protocol (a view, a request, a newgame or gameover payload, an event).
+Payload = dict[str, Any]
+#: ``choose(view, legal) -> option text or index``.
+ChooseFunction = Callable[[Payload, list[str]], "str | int"]
 
 
 class Option:
@@ -39,7 +43,8 @@ class Option:
 
     TYPES = OPTION_TYPES
 
-    def __init__(self, name: str, type: str, default: Any, minimum=None, maximum=None, choices=()):
+    def __init__(self, name: str, type: str, default: Any, minimum: float | None = None, maximum: float | None = None,
+                 choices: tuple[str, ...] | list[str] = ()) -> None:
         if type not in self.TYPES:
             raise ValueError(f"option {name!r}: type must be one of {', '.join(self.TYPES)}, not {type!r}")
         if " " in name or not name:
@@ -77,31 +82,31 @@ class Bot:
 
     def __init__(self) -> None:
         self.options = {o.name: o.default for o in self.declared_options}
-        self.game: dict = {}
+        self.game: Payload = {}
 
-    def new_game(self, game: dict) -> None:
+    def new_game(self, game: Payload) -> None:
         """A game starts; ``game`` is the newgame payload."""
         self.game = game
 
-    def event(self, event: dict) -> None:
+    def event(self, event: Payload) -> None:
         """An event this seat may see (for bots that track state; each request's view has it
         all anyway).  Events are only parsed when a subclass overrides this method."""
 
-    def choose(self, view: dict, legal: list[str], request: dict) -> str | int:
+    def choose(self, view: Payload, legal: list[str], request: Payload) -> str | int:
         """Return one of ``legal`` (or its 0-based index).  ``request`` is the whole request:
         decision, legal, view, seat, time."""
         raise NotImplementedError
 
-    def game_over(self, result: dict) -> None:
+    def game_over(self, result: Payload) -> None:
         """The game ended: ``result`` has scores, ranks and forfeited seats."""
 
 
 class _FunctionBot(Bot):
-    def __init__(self, function: ChooseFunction, name: str, author: str):
+    def __init__(self, function: ChooseFunction, name: str, author: str) -> None:
         super().__init__()
         self.function, self.name, self.author = function, name, author
 
-    def choose(self, view, legal, request):
+    def choose(self, view: Payload, legal: list[str], request: Payload) -> str | int:
         return self.function(view, legal)
 
 

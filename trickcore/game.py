@@ -34,19 +34,40 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Union, cast
 
-from trickcore._core import StateCore, TrickPhase
+from trickcore._core import Deck, StateCore, TrickPhase
 from trickcore.errors import GameConfigError, IllegalActionError, TrickcoreError
 
 TERMINAL = -1
-_PLAYS = object()  # marks an event-list entry that stands for card plays not yet expanded
 
 Action = int
 Seat = int
+#: What ``observation(seat)`` returns: a JSON-serialisable dict (docs/game-interface.md).
+Observation = dict[str, Any]
+#: One event: a JSON-serialisable dict with at least ``"type"``.
+Event = dict[str, Any]
+#: Game options by name, after defaults are filled in.
+Options = dict[str, Any]
+#: ``GameState.to_record()``: game, players, options, seed and history.
+Record = dict[str, Any]
+#: Who may see an event: None for everyone, else the set of seats.
+Visibility = Union[frozenset[int], None]
 
-__all__ = ["TERMINAL", "GameConfigError", "GameInfo", "GameState", "IllegalActionError", "OptionSpec",
-           "TrickcoreError", "competition_ranks", "replay"]
+
+class _Plays:
+    """Marks an event-list entry that stands for card plays not yet expanded."""
+
+
+_PLAYS = _Plays()
+#: An entry of the event list: (visibility, event), or (_PLAYS, (phase, from trick, from card,
+#: to trick, to card)) for card plays that are expanded into events on demand.
+_Entry = Union[tuple[Visibility, Event], tuple[_Plays, tuple[TrickPhase, int, int, int, int]]]
+
+__all__ = ["TERMINAL", "Action", "Event", "GameConfigError", "GameInfo", "GameState", "IllegalActionError",
+           "Observation", "OptionSpec", "Options", "Record", "Seat", "TrickcoreError", "Visibility",
+           "competition_ranks"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,7 +78,7 @@ class OptionSpec:
     type: type
     default: Any
     help: str
-    choices: tuple | None = None
+    choices: tuple[Any, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
 
@@ -95,9 +116,9 @@ class GameInfo:
     teams: Callable[[int], tuple[tuple[int, ...], ...]] | None = None
     #: Checks combinations of options (raise GameConfigError); runs in resolve_options, so
     #: the tournament runner rejects a bad combination when it reads the config.
-    validate: Callable[[dict], None] | None = None
+    validate: Callable[[Options], None] | None = None
 
-    def resolve_options(self, options: dict | None, num_players: int | None = None) -> dict:
+    def resolve_options(self, options: dict[str, Any] | None, num_players: int | None = None) -> Options:
         """Fill defaults and validate ``options``; raise GameConfigError naming the bad key."""
         options = dict(options or {})
         known = {o.name: o for o in self.options}
@@ -137,15 +158,16 @@ class GameState(StateCore):
 
     info: GameInfo  # set by the subclass (class attribute)
 
-    def __init__(self, num_players: int, options: dict | None = None, seed: int = 0):
+    def __init__(self, num_players: int, options: dict[str, Any] | None = None, seed: int = 0):
         self.info.check_players(num_players)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise GameConfigError(f"seed must be an integer in 0..2**64-1, got {seed!r}")
         self.num_players = num_players
         self.options = self.info.resolve_options(options, num_players)
         self.seed = seed
-        self._events: list[tuple[frozenset[int] | None, dict]] = []
-        self._ev_sync = (None, 0, 0)  # (trick phase, completed tricks marked, cards of open trick marked)
+        self._events: list[_Entry] = []
+        # (trick phase, completed tricks marked, cards of the open trick marked)
+        self._ev_sync: tuple[TrickPhase | None, int, int] = (None, 0, 0)
         self._ev_expanded = 0  # entries before this index hold no placeholder
 
     # ---- to implement -------------------------------------------------------------
@@ -174,7 +196,7 @@ class GameState(StateCore):
         """Hook: the trick phase started by ``_start_play`` has ended."""
         raise NotImplementedError
 
-    def observation(self, seat: Seat) -> dict:
+    def observation(self, seat: Seat) -> Observation:
         raise NotImplementedError
 
     def _is_terminal(self) -> bool:
@@ -185,7 +207,7 @@ class GameState(StateCore):
         raise NotImplementedError
 
     # ---- trick phase helpers --------------------------------------------------------
-    def _start_play(self, deck, follow: int, winner: int, trump: int, hands: Sequence[int],
+    def _start_play(self, deck: Deck, follow: int, winner: int, trump: int, hands: Sequence[int],
                     leader: int, tricks: int) -> TrickPhase:
         self._mark_plays()
         self._tp = TrickPhase(deck, self.num_players, follow, winner, trump, list(hands), leader, tricks)
@@ -197,7 +219,7 @@ class GameState(StateCore):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
             raise ValueError(f"seat {seat!r} is not in 0..{self.num_players - 1}")
 
-    def _described_tricks(self, tp: TrickPhase, describe) -> list:
+    def _described_tricks(self, tp: TrickPhase, describe: Callable[[Any], Any]) -> list[Any]:
         """``[describe(t) for t in tp.tricks]``, each completed trick described only once.
 
         Views list every completed trick after every action; a completed trick never
@@ -281,7 +303,7 @@ class GameState(StateCore):
         read completed parts of a trick phase), so the event list is copied shallowly."""
         new = type(self).__new__(type(self))
         tp = self._tp
-        memo: dict = {}
+        memo: dict[int, Any] = {}
         if tp is not None:
             memo[id(tp)] = tp.copy()
         events = self.__dict__.get("_events")
@@ -293,7 +315,7 @@ class GameState(StateCore):
         new._fast = self._fast
         return new
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
         return self.clone()
 
     # events --------------------------------------------------------------------------
@@ -327,17 +349,18 @@ class GameState(StateCore):
         end = len(events)
         if first == end:
             return
-        tail = []
-        for vis, data in events[first:]:
-            if vis is _PLAYS:
-                tail.extend([(None, ev) for ev in self._play_events(*data)])
+        tail: list[_Entry] = []
+        for entry in events[first:]:
+            if isinstance(entry[0], _Plays):
+                tail.extend([(None, ev) for ev in self._play_events(*entry[1])])
             else:
-                tail.append((vis, data))
+                tail.append(entry)
         events[first:] = tail
         self._ev_expanded = len(events)
 
-    def _play_events(self, tp: TrickPhase, done: int, pos: int, end_done: int, end_pos: int) -> list[dict]:
-        deck, n, out = tp.deck, self.num_players, []
+    def _play_events(self, tp: TrickPhase, done: int, pos: int, end_done: int, end_pos: int) -> list[Event]:
+        deck, n = tp.deck, self.num_players
+        out: list[Event] = []
         move_text = deck.move_text
         if end_done > done:
             for leader, moves, win, win2, nxt, pts in tp.tricks_from(done)[:end_done - done]:
@@ -359,21 +382,32 @@ class GameState(StateCore):
                         for i in range(pos, end_pos)])
         return out
 
-    def events_since(self, start: int = 0) -> tuple[list[tuple[frozenset[int] | None, dict]], int]:
+    def events_since(self, start: int = 0) -> tuple[list[tuple[Visibility, Event]], int]:
         """Every event with index >= ``start`` as (visible_to, event) pairs — visible_to is None
         for public events — and the next start index.  For referees that encode each event
-        once and route it to the seats that may see it; the dicts must not be modified."""
-        self._expand_plays()
-        return list(self._events[start:]), len(self._events)
+        once and route it to the seats that may see it; the dicts must not be modified.
+        ``start`` is a value returned by an earlier call (or 0); anything else is a ValueError."""
+        events = self._expanded_events(start)
+        return events[start:], len(events)
 
-    def events_for(self, seat: Seat, start: int = 0) -> tuple[list[dict], int]:
-        """Events visible to ``seat`` with index >= ``start``, and the next start index."""
+    def events_for(self, seat: Seat, start: int = 0) -> tuple[list[Event], int]:
+        """Events visible to ``seat`` with index >= ``start``, and the next start index.
+        ``start`` is a value returned by an earlier call (or 0); anything else is a ValueError."""
+        self._check_seat(seat)
+        events = self._expanded_events(start)
+        return [dict(d) for vis, d in events[start:] if vis is None or seat in vis], len(events)
+
+    def _expanded_events(self, start: int) -> list[tuple[Visibility, Event]]:
+        """The event list with every placeholder expanded, after checking ``start`` against it."""
         self._expand_plays()
-        out = [dict(d) for vis, d in self._events[start:] if vis is None or seat in vis]
-        return out, len(self._events)
+        events = cast(list[tuple[Visibility, Event]], self._events)  # expanded: no placeholder is left
+        if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= len(events):
+            raise ValueError(f"event index {start!r} is not in 0..{len(events)} (pass 0, or the index "
+                             f"an earlier call returned)")
+        return events
 
     # serialisation -------------------------------------------------------------------
-    def to_record(self) -> dict:
+    def to_record(self) -> Record:
         return {"game": self.info.name, "players": self.num_players, "options": dict(self.options),
                 "seed": self.seed, "history": self.history}
 

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import BOTS, bot_cmd
 import trickcore.bot
-from tournament.bots import heuristic_bot, sdk
+from tournament.bots import heuristic_bot
 from tournament.process import BotProcess
 from trickcore.bot import Bot, Option, run
 
@@ -48,10 +48,6 @@ def test_sdk_options_are_declared_and_parsed():
     got = converse(Deep(), ["trickcore 1", "setoption depth 4", "setoption fast true", request(1, ["x", "y", "z"])])
     assert got[:4] == ["id name deep", "option depth int 3 1 10", "option fast bool false", "option style choice a a b"]
     assert got[-1] == "action 1 y"
-
-
-def test_sdk_has_one_implementation():
-    assert sdk.run is trickcore.bot.run and sdk.Bot is trickcore.bot.Bot and sdk.Option is trickcore.bot.Option
 
 
 def test_sdk_index_answers_and_events_only_when_wanted():

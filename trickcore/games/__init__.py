@@ -70,7 +70,7 @@ def get_game(name: str) -> GameInfo:
             f"unknown game {name!r}; known games: {', '.join(sorted(_REGISTRY))}") from None
 
 
-def new_game(name: str, players: int, options: dict | None = None, seed: int = 0) -> GameState:
+def new_game(name: str, players: int, options: dict[str, Any] | None = None, seed: int = 0) -> GameState:
     """Create a new state of game ``name`` for ``players`` seats."""
     info = get_game(name)
     info.check_players(players)
