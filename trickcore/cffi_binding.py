@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import cffi
 
 CDEF_FILE = "trickcore.cdef"
 
@@ -22,7 +26,7 @@ def cdef_text() -> str:
     return resources.files("trickcore").joinpath(CDEF_FILE).read_text()
 
 
-def load(library: str | Path):
+def load(library: str | Path) -> tuple[cffi.FFI, Any]:
     """(ffi, lib) for the shared library at ``library``."""
     import cffi
 
@@ -31,12 +35,14 @@ def load(library: str | Path):
     return ffi, ffi.dlopen(str(library))
 
 
-def cards_to_int(c) -> int:
+def cards_to_int(c: Any) -> int:
+    """A ``tc_cards`` value as a Python int (bit i = card id i)."""
     return int(c.w[0]) | (int(c.w[1]) << 64)
 
 
-def int_to_cards(ffi, x: int):
-    c = ffi.new("tc_cards *")
+def int_to_cards(ffi: cffi.FFI, x: int) -> Any:
+    """A Python int card set as a ``tc_cards`` value."""
+    c: Any = ffi.new("tc_cards *")
     c.w[0] = x & 0xFFFFFFFFFFFFFFFF
     c.w[1] = x >> 64
     return c[0]
