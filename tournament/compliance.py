@@ -14,9 +14,9 @@ from trickcore.game import GameConfigError
 from trickcore.games import get_game, list_games
 
 from tournament import wire
-from tournament.config import FAULT_CLASSES, ConfigError, parse_config
+from tournament.config import FAULT_CLASSES, ConfigError, TournamentConfig, parse_config
 from tournament.results import read_results
-from tournament.runner import run_tournament
+from tournament.runner import RunSummary, run_tournament
 from tournament.session import BotFault, BotSession
 
 
@@ -60,6 +60,18 @@ def run_compliance(command: list[str], game: str | None = None, players: int | N
 
 def _run_compliance(command: list[str], game: str | None, players: int | None, games: int, startup_ms: float,
                     decision_ms: float, options: dict | None, out_dir: str, kept: bool) -> ComplianceReport:
+    config = _compliance_config(command, game, players, games, startup_ms, decision_ms, options, out_dir)
+    checks = _session_checks(config)
+    if not checks[0].ok:  # no handshake: no games either
+        return ComplianceReport(checks)
+    summary = run_tournament(config, check_bots=False)
+    checks += _game_checks(config, summary, read_results(summary.out_dir), kept)
+    return ComplianceReport(checks)
+
+
+def _compliance_config(command: list[str], game: str | None, players: int | None, games: int, startup_ms: float,
+                       decision_ms: float, options: dict | None, out_dir: str) -> TournamentConfig:
+    """A round robin of the bot against copies of itself that counts every fault and keeps asking."""
     game = game or _default_game()
     try:
         info = get_game(game)
@@ -75,9 +87,12 @@ def _run_compliance(command: list[str], game: str | None, players: int | None, g
            "failures": {cls: {"action": "substitute", "forfeit_after": 0} for cls in FAULT_CLASSES},
            "bots": [{"name": f"seat{i}", "command": list(command), "options": dict(options or {})}
                     for i in range(players)]}
-    config = parse_config(doc, "compliance")
-    checks: list[Check] = []
+    return parse_config(doc, "compliance")
 
+
+def _session_checks(config: TournamentConfig) -> list[Check]:
+    """One bot process on its own: handshake, identity, unknown commands ignored, quit."""
+    checks: list[Check] = []
     session = BotSession(config.bots[0], config)
     try:
         t0 = time.perf_counter()
@@ -85,8 +100,7 @@ def _run_compliance(command: list[str], game: str | None, players: int | None, g
             session.spawn()
             session.handshake()
         except BotFault as fault:
-            checks.append(Check("handshake", False, fault.detail))
-            return ComplianceReport(checks)
+            return [Check("handshake", False, fault.detail)]
         declared = ", ".join(f"{d.name} ({d.type}, default {wire.format_option_value(d.default)})"
                              for d in session.declared.values()) or "no options"
         checks.append(Check("handshake", True, f"name {session.name!r}, author {session.author!r}, {declared}; "
@@ -108,29 +122,33 @@ def _run_compliance(command: list[str], game: str | None, players: int | None, g
                             f"still running {config.time.shutdown_ms:g} ms after quit"))
     finally:
         session.kill()
+    return checks
 
-    summary = run_tournament(config, check_bots=False)
-    records = read_results(summary.out_dir)
+
+def _game_checks(config: TournamentConfig, summary: RunSummary, records: list[dict], kept: bool) -> list[Check]:
+    """Whole games against copies of itself: legal, timely answers; no unknown lines or stale replies."""
+    checks: list[Check] = []
     faults = [f for r in records for f in r.get("faults", [])]
     decisions = [a for r in records for a in r.get("actions", []) if a.get("by") == "bot"]
     if summary.errors:
         checks.append(Check("games", False, summary.errors[0]))
     elif faults:
         first = faults[0]
-        checks.append(Check("games", False, f"{len(faults)} faults in {len(records)} games of {info.name}; first: "
+        checks.append(Check("games", False, f"{len(faults)} faults in {len(records)} games of {config.game}; first: "
                                             f"{first['class']}: {first['detail']} "
                                             + (f"(see {summary.out_dir})" if kept else
                                                "(run again with --out DIR to keep the transcripts)")))
     else:
         slowest = max((a.get("ms", 0) for a in decisions), default=0)
-        checks.append(Check("games", True, f"{len(records)} games of {info.name} with {players} seats, "
+        checks.append(Check("games", True, f"{len(records)} games of {config.game} with {config.players} seats, "
                                            f"{len(decisions)} legal answers, slowest {slowest:.1f} ms"))
-    unknown = sum(n.get("unknown_lines", 0) for r in records for n in r.get("notes", {}).values())
-    examples = [e for r in records for n in r.get("notes", {}).values() for e in n.get("unknown_examples", [])]
+    notes = [n for r in records for n in r.get("notes", {}).values()]
+    unknown = sum(n.get("unknown_lines", 0) for n in notes)
+    examples = [e for n in notes for e in n.get("unknown_examples", [])]
     checks.append(Check("no unknown lines", unknown == 0, "none" if not unknown else
                         f"{unknown} lines that are no protocol command, e.g. {examples[0]!r} (use 'info <text>' "
                         f"for messages, stderr for logs)"))
-    stale = sum(n.get("stale_replies", 0) for r in records for n in r.get("notes", {}).values())
+    stale = sum(n.get("stale_replies", 0) for n in notes)
     checks.append(Check("no stale replies", stale == 0, "none" if not stale else
                         f"{stale} replies with the id of an earlier request"))
-    return ComplianceReport(checks)
+    return checks
