@@ -140,75 +140,97 @@ def best(fn: Callable[[], float], repeat: int) -> float:
     return min(fn() for _ in range(repeat))
 
 
+class _Run:
+    """One ``trickcore bench`` run: the floor is re-measured before every figure (noise on a
+    shared machine hits both alike) and every figure is the best of ``repeat``."""
+
+    def __init__(self, quick: bool, repeat: int, progress: Callable[[str], None] | None) -> None:
+        self.scale = 0.2 if quick else 1.0
+        self.quick, self.repeat, self.progress = quick, repeat, progress
+        self.n_deals = int(20000 * self.scale)
+        self.floors: list[float] = []
+        self.rows: list[tuple[str, float, str, dict[str, Any]]] = []
+
+    def say(self, message: str) -> None:
+        if self.progress:
+            self.progress(message)
+
+    def floor(self) -> float:
+        value = _bench.floor(self.n_deals)[0]
+        self.floors.append(value)
+        return value
+
+    def best(self, measure: Callable[[], float]) -> float:
+        """The best of ``repeat`` runs of ``measure``, each right after a floor measurement."""
+        return best(lambda: (self.floor(), measure())[1], self.repeat)
+
+    def add(self, name: str, ns: float, what: str, **extra: Any) -> None:
+        self.rows.append((name, ns, what, extra))
+
+    def core(self) -> None:
+        self.say("floor and core playout (C)")
+        for _ in range(self.repeat):
+            self.floor()
+        scale = self.scale
+        self.add("core_playout_reference_c", self.best(lambda: _bench.core_reference(self.n_deals)[0]),
+                 "the core's generic random playout of the reference game, in C")
+        self.add("core_legal_c", self.best(lambda: _bench.core_legal(int(2_000_000 * scale))[0]),
+                 "one legal-move generation call (tc_legal), in C; per call")
+        self.add("core_resolve_c", self.best(lambda: _bench.core_resolve(int(1_000_000 * scale))[0]),
+                 "trick resolution (tc_trick_add + winner), in C; per card")
+
+    def binding(self) -> None:
+        self.say("Python binding calls")
+        calls = int(50_000 * self.scale)
+        pairs = []
+        for _ in range(self.repeat):
+            self.floor()
+            pairs.append(python_trickphase_calls(calls))
+        self.add("binding_legal_python", min(lg for lg, _ in pairs), "TrickPhase.moves() from Python; per call")
+        self.add("binding_resolve_python", self.best(lambda: python_resolve_calls(int(20_000 * self.scale))),
+                 "_core.resolve_trick() of a full 4-card trick from Python (one-off API); per call")
+        self.add("binding_play_python", min(pl for _, pl in pairs),
+                 "TrickPhase: moves(), random pick, play() from Python; per card")
+
+    def interface(self) -> None:
+        self.say("reference game driven from Python through the game interface")
+        self.add("interface_play_reference_python", self.best(lambda: python_driven_reference(int(400 * self.scale))),
+                 "reference game through the game interface: legal_actions, random pick, apply_action; per card")
+
+    def game(self, name: str, title: str, players: int) -> None:
+        self.say(f"{name} {players}p")
+        tp = game_trick_phase(name, players)
+        if tp is not None:
+            self.add(f"{name}_{players}p_playout_c", self.best(lambda: c_playouts(tp, int(2000 * self.scale))),
+                     f"{title}, {players} players: random trick-phase playout in C; per card")
+        n_games = 4 if self.quick else 20
+        stats = min((game_random_full_games(name, players, n_games) for _ in range(max(1, self.repeat // 2))),
+                    key=lambda d: d["ns_per_action"])
+        self.floor()
+        self.add(f"{name}_{players}p_full_games_python", stats["ns_per_action"],
+                 f"{title}, {players} players: full random games through the interface; per action (all decisions)",
+                 games_per_s=round(stats["games_per_s"], 2))
+
+    def results(self) -> list[Result]:
+        floor_ns = min(self.floors)
+        results = [Result("floor_c", floor_ns, 1.0, "bench/floor.c: hand-written 64-bit-mask loop, reference game")]
+        return results + [Result(name, ns, ns / floor_ns, what, extra) for name, ns, what, extra in self.rows]
+
+
 def run(quick: bool = False, repeat: int = 5, games: bool = True, progress: Callable[[str], None] | None = None
         ) -> list[Result]:
-    """Run every benchmark; the floor is re-measured before each one and its best kept."""
-    scale = 0.2 if quick else 1.0
-    n_deals = int(20000 * scale)
-    floors: list[float] = []
-
-    def floor() -> float:
-        v = _bench.floor(n_deals)[0]
-        floors.append(v)
-        return v
-
-    def say(msg: str) -> None:
-        if progress:
-            progress(msg)
-
-    raw: list[tuple[str, float, str, dict[str, Any]]] = []
-    say("floor and core playout (C)")
-    for _ in range(repeat):
-        floor()
-    raw.append(("core_playout_reference_c", best(lambda: (floor(), _bench.core_reference(n_deals)[0])[1], repeat),
-                "the core's generic random playout of the reference game, in C", {}))
-    raw.append(("core_legal_c", best(lambda: (floor(), _bench.core_legal(int(2_000_000 * scale))[0])[1], repeat),
-                "one legal-move generation call (tc_legal), in C; per call", {}))
-    raw.append(("core_resolve_c", best(lambda: (floor(), _bench.core_resolve(int(1_000_000 * scale))[0])[1], repeat),
-                "trick resolution (tc_trick_add + winner), in C; per card", {}))
-    say("Python binding calls")
-    calls = int(50_000 * scale)
-    legal_py = []
-    play_py = []
-    for _ in range(repeat):
-        floor()
-        lg, pl = python_trickphase_calls(calls)
-        legal_py.append(lg)
-        play_py.append(pl)
-    raw.append(("binding_legal_python", min(legal_py), "TrickPhase.moves() from Python; per call", {}))
-    raw.append(("binding_resolve_python", best(lambda: (floor(), python_resolve_calls(int(20_000 * scale)))[1],
-                                              repeat),
-                "_core.resolve_trick() of a full 4-card trick from Python (one-off API); per call", {}))
-    raw.append(("binding_play_python", min(play_py),
-                "TrickPhase: moves(), random pick, play() from Python; per card", {}))
-    say("reference game driven from Python through the game interface")
-    raw.append(("interface_play_reference_python",
-                best(lambda: (floor(), python_driven_reference(int(400 * scale)))[1], repeat),
-                "reference game through the game interface: legal_actions, random pick, apply_action; per card",
-                {}))
+    """Run every benchmark: the core in C, the binding, the reference game through the
+    interface and, with ``games``, every registered game at every player count."""
+    bench = _Run(quick, repeat, progress)
+    bench.core()
+    bench.binding()
+    bench.interface()
     if games:
         for info in list_games():
-            if info.name == "reference":
-                continue
-            for players in info.players:
-                say(f"{info.name} {players}p")
-                tp = game_trick_phase(info.name, players)
-                if tp is not None:
-                    raw.append((f"{info.name}_{players}p_playout_c",
-                                best(lambda: (floor(), c_playouts(tp, int(2000 * scale)))[1], repeat),
-                                f"{info.title}, {players} players: random trick-phase playout in C; per card", {}))
-                n_games = max(1, int((20 if not quick else 4)))
-                stats = min((game_random_full_games(info.name, players, n_games) for _ in range(max(1, repeat // 2))),
-                            key=lambda d: d["ns_per_action"])
-                floor()
-                raw.append((f"{info.name}_{players}p_full_games_python", stats["ns_per_action"],
-                            f"{info.title}, {players} players: full random games through the interface; "
-                            f"per action (all decisions)",
-                            {"games_per_s": round(stats["games_per_s"], 2)}))
-    floor_ns = min(floors)
-    results = [Result("floor_c", floor_ns, 1.0, "bench/floor.c: hand-written 64-bit-mask loop, reference game")]
-    results += [Result(name, ns, ns / floor_ns, what, extra) for name, ns, what, extra in raw]
-    return results
+            if info.name != "reference":
+                for players in info.players:
+                    bench.game(info.name, info.title, players)
+    return bench.results()
 
 
 def compare_openspiel(repeat: int = 3, games: int = 100) -> Result | None:
