@@ -104,73 +104,95 @@ def unit_seats(players: int, teams) -> list[tuple[int, ...]]:
     return [tuple(t) for t in teams] if teams else [(s,) for s in range(players)]
 
 
-def compute_standings(config: TournamentConfig, records: Iterable[dict],
-                      disqualified: dict[str, str] | None = None) -> list[BotStanding]:
-    info = config.game_info
-    teams = info.teams(config.players) if info.teams is not None else None
-    units = unit_seats(config.players, teams)
-    model = PlackettLuce()
-    ratings = {b.name: model.rating(name=b.name) for b in config.bots}
-    per_bot = {b.name: BotStanding(b.name, faults={c: 0 for c in FAULT_CLASSES}) for b in config.bots}
-    scores = collections.defaultdict(list)
-    ranks = collections.defaultdict(list)
-    wins = collections.defaultdict(float)
-    groups: dict[str, dict[tuple, list[float]]] = collections.defaultdict(lambda: collections.defaultdict(list))
-    think = collections.defaultdict(list)
-    overhead = collections.defaultdict(list)
+class _Tally:
+    """What the standings need from the played games, gathered game by game in schedule order."""
 
-    for rec in sorted(records, key=lambda r: r["index"]):
-        if rec.get("status") != "played":
-            continue
+    def __init__(self, config: TournamentConfig) -> None:
+        info = config.game_info
+        self.units = unit_seats(config.players, info.teams(config.players) if info.teams is not None else None)
+        self.model = PlackettLuce()
+        self.ratings = {b.name: self.model.rating(name=b.name) for b in config.bots}
+        self.per_bot = {b.name: BotStanding(b.name, faults={c: 0 for c in FAULT_CLASSES}) for b in config.bots}
+        self.scores: dict[str, list[float]] = collections.defaultdict(list)
+        self.ranks: dict[str, list[int]] = collections.defaultdict(list)
+        self.wins: dict[str, float] = collections.defaultdict(float)
+        # Games of one (table, deal) share their cards: one sample of the confidence interval.
+        self.groups: dict[str, dict[tuple, list[float]]] = collections.defaultdict(
+            lambda: collections.defaultdict(list))
+        self.think: dict[str, list[float]] = collections.defaultdict(list)
+        self.overhead: dict[str, list[float]] = collections.defaultdict(list)
+
+    def add(self, rec: dict) -> None:
         bots = rec["bots"]
-        result_scores = rec["result"]["scores"]
-        result_ranks = rec["result"]["ranks"]
-        unit_ranks = [max(result_ranks[s] for s in unit) for unit in units]
-        first = sum(1 for r in unit_ranks if r == 1)
-        for u, unit in enumerate(units):
-            for s in unit:
-                if unit_ranks[u] == 1:
-                    wins[bots[s]] += 1 / first
+        unit_ranks = [max(rec["result"]["ranks"][s] for s in unit) for unit in self.units]
+        self._results(rec, bots, unit_ranks)
+        self._faults(rec, bots)
+        self._timings(rec, bots)
+        new = self.model.rate([[self.ratings[bots[s]] for s in unit] for unit in self.units], ranks=unit_ranks)
+        for unit, rated in zip(self.units, new):
+            for s, r in zip(unit, rated):
+                self.ratings[bots[s]] = r
+
+    def _results(self, rec: dict, bots: list[str], unit_ranks: list[int]) -> None:
+        first = sum(1 for r in unit_ranks if r == 1)  # a shared first place is a shared win
+        for unit, rank in zip(self.units, unit_ranks):
+            if rank == 1:
+                for s in unit:
+                    self.wins[bots[s]] += 1 / first
+        result = rec["result"]
         for seat, bot in enumerate(bots):
-            scores[bot].append(result_scores[seat])
-            ranks[bot].append(result_ranks[seat])
-            groups[bot][(rec["table"], rec["deal"])].append(result_scores[seat])
-            st = per_bot[bot]
+            self.scores[bot].append(result["scores"][seat])
+            self.ranks[bot].append(result["ranks"][seat])
+            self.groups[bot][(rec["table"], rec["deal"])].append(result["scores"][seat])
+
+    def _faults(self, rec: dict, bots: list[str]) -> None:
+        for seat, bot in enumerate(bots):
+            st = self.per_bot[bot]
             if seat in rec.get("forfeited", []):
                 st.forfeits += 1
             for cls, n in rec.get("fault_counts", [{}] * len(bots))[seat].items():
                 st.faults[cls] = st.faults.get(cls, 0) + n
+
+    def _timings(self, rec: dict, bots: list[str]) -> None:
         for a in rec.get("actions", []):
             if a.get("by") in ("bot", "substitute") and "ms" in a:
-                think[bots[a["seat"]]].append(a["ms"])
+                self.think[bots[a["seat"]]].append(a["ms"])
             if "runner_us" in a:
-                overhead[bots[a["seat"]]].append(a["runner_us"])
-        new = model.rate([[ratings[bots[s]] for s in unit] for unit in units], ranks=unit_ranks)
-        for unit, rated in zip(units, new):
-            for s, r in zip(unit, rated):
-                ratings[bots[s]] = r
+                self.overhead[bots[a["seat"]]].append(a["runner_us"])
 
-    for name, st in per_bot.items():
-        st.games = len(scores[name])
+    def standing(self, name: str, disqualified: dict[str, str]) -> BotStanding:
+        st = self.per_bot[name]
+        st.games = len(self.scores[name])
         if st.games:
-            st.mean_score = statistics.fmean(scores[name])
-            st.mean_rank = statistics.fmean(ranks[name])
-            st.win_share = wins[name] / st.games
-            group_means = [statistics.fmean(v) for v in groups[name].values()]
+            st.mean_score = statistics.fmean(self.scores[name])
+            st.mean_rank = statistics.fmean(self.ranks[name])
+            st.win_share = self.wins[name] / st.games
+            group_means = [statistics.fmean(v) for v in self.groups[name].values()]
             st.groups = len(group_means)
             if len(group_means) >= 2:
                 st.ci95 = t95(len(group_means) - 1) * statistics.stdev(group_means) / math.sqrt(len(group_means))
-        if think[name]:
-            st.decisions = len(think[name])
-            st.think_ms_mean = statistics.fmean(think[name])
-            st.think_ms_max = max(think[name])
-        if overhead[name]:
-            st.runner_us_mean = statistics.fmean(overhead[name])
-        r = ratings[name]
+        if self.think[name]:
+            st.decisions = len(self.think[name])
+            st.think_ms_mean = statistics.fmean(self.think[name])
+            st.think_ms_max = max(self.think[name])
+        if self.overhead[name]:
+            st.runner_us_mean = statistics.fmean(self.overhead[name])
+        r = self.ratings[name]
         st.mu, st.sigma, st.ordinal = r.mu, r.sigma, r.ordinal()
-        st.disqualified = (disqualified or {}).get(name)
-    return sorted(per_bot.values(),
-                  key=lambda s: (s.mean_score is None, -(s.mean_score or 0.0), -s.ordinal, s.name))
+        st.disqualified = disqualified.get(name)
+        return st
+
+
+def compute_standings(config: TournamentConfig, records: Iterable[dict],
+                      disqualified: dict[str, str] | None = None) -> list[BotStanding]:
+    """Standings of every bot from the played records, best first.  Records are taken in
+    schedule order, so the online rating does not depend on the order games finished in."""
+    tally = _Tally(config)
+    for rec in sorted(records, key=lambda r: r["index"]):
+        if rec.get("status") == "played":
+            tally.add(rec)
+    standings = [tally.standing(name, disqualified or {}) for name in tally.per_bot]
+    return sorted(standings, key=lambda s: (s.mean_score is None, -(s.mean_score or 0.0), -s.ordinal, s.name))
 
 
 def deal_rows(config: TournamentConfig, records: Iterable[dict]) -> list[dict]:
