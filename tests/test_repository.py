@@ -17,6 +17,7 @@ FORBIDDEN = re.compile("|".join([
     r"(^|[^.a-z])/(" + "wo" + "rk|fa" + "rm)/",       # absolute workspace folders
     r"/ro" + r"ot/|/ho" + r"me/[a-z]",                # home folders
     r"iss" + r"ues (show|list|resolved|blocked|stops|ci)\b",  # the workplace's tracker commands
+    r"\biss" + r"ues? #?\d+\b",                          # a tracker's issue numbers
     r"(\.\./)+sha" + r"red/",                         # folders beside the checkout
     r"\bsha" + r"red/(rules|seeds|research)\b",
 ]))
@@ -49,7 +50,7 @@ def test_no_tracked_file_names_a_machine_or_workplace_path():
 
 def test_the_pattern_catches_what_it_must():
     for leak in ["see /" + "work/main/x", "`/" + "farm/a`", "cd /" + "root/x", "run `iss" + "ues show 3`",
-                 "[x](../../../sha" + "red/rules/squint.md)", "sha" + "red/seeds/x.txt"]:
+                 "[x](../../../sha" + "red/rules/squint.md)", "sha" + "red/seeds/x.txt", "the goal of iss" + "ue 4"]:
         assert FORBIDDEN.search(leak), leak
     for fine in ["docs/rules/squint.md", "ties are shared", "a shared library", "/usr/include"]:
         assert not FORBIDDEN.search(fine), fine

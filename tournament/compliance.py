@@ -10,14 +10,13 @@ import dataclasses
 import tempfile
 import time
 
-from trickcore.game import GameConfigError
-from trickcore.games import get_game, list_games
-
 from tournament import wire
 from tournament.config import FAULT_CLASSES, ConfigError, TournamentConfig, parse_config
 from tournament.results import read_results
 from tournament.runner import RunSummary, run_tournament
 from tournament.session import BotFault, BotSession
+from trickcore.game import GameConfigError
+from trickcore.games import get_game, list_games
 
 
 @dataclasses.dataclass(frozen=True)

@@ -9,11 +9,11 @@ with its 95% confidence interval, win share, games -- ready to paste into the RE
 
 from __future__ import annotations
 
-import sys
 import dataclasses
+import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from tournament.config import TournamentConfig, load_config
 from tournament.ratings import BotStanding

@@ -26,10 +26,10 @@ import signal
 import subprocess
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 # Every live process, so that Ctrl-C or interpreter exit kills them all.
-_LIVE: set["BotProcess"] = set()
+_LIVE: set[BotProcess] = set()
 _LIVE_LOCK = threading.Lock()
 
 _READ_CHUNK = 65536

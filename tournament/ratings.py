@@ -15,11 +15,12 @@ import collections
 import dataclasses
 import math
 import statistics
-from typing import Iterable
+from collections.abc import Iterable
 
 from openskill.models import PlackettLuce
 
 from tournament.config import FAULT_CLASSES, TournamentConfig
+
 
 def _betainc(a: float, b: float, x: float) -> float:
     """The regularized incomplete beta function I_x(a, b), by its continued fraction

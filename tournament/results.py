@@ -14,8 +14,8 @@ import csv
 import io
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import orjson
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import itertools
-from typing import Sequence
+from collections.abc import Sequence
 
 from tournament.config import TournamentConfig
 

@@ -36,7 +36,7 @@ from typing import Any
 
 import orjson
 
-from trickcore.protocol import FEATURES, OPTION_TYPES, PROTOCOL_VERSION, SUPPORTED_VERSIONS
+from trickcore.protocol import FEATURES, OPTION_TYPES, PROTOCOL_VERSION
 
 
 class WireError(ValueError):

@@ -35,7 +35,7 @@ import copy
 import dataclasses
 import json
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Union, cast
+from typing import Any, cast
 
 from trickcore._core import Deck, StateCore, TrickPhase
 from trickcore.errors import GameConfigError, IllegalActionError, TrickcoreError
@@ -53,7 +53,7 @@ Options = dict[str, Any]
 #: ``GameState.to_record()``: game, players, options, seed and history.
 Record = dict[str, Any]
 #: Who may see an event: None for everyone, else the set of seats.
-Visibility = Union[frozenset[int], None]
+Visibility = frozenset[int] | None
 
 
 class _Plays:
@@ -63,7 +63,7 @@ class _Plays:
 _PLAYS = _Plays()
 #: An entry of the event list: (visibility, event), or (_PLAYS, (phase, from trick, from card,
 #: to trick, to card)) for card plays that are expanded into events on demand.
-_Entry = Union[tuple[Visibility, Event], tuple[_Plays, tuple[TrickPhase, int, int, int, int]]]
+_Entry = tuple[Visibility, Event] | tuple[_Plays, tuple[TrickPhase, int, int, int, int]]
 
 __all__ = ["TERMINAL", "Action", "Event", "GameConfigError", "GameInfo", "GameState", "IllegalActionError",
            "Observation", "OptionSpec", "Options", "Record", "Seat", "TrickcoreError", "Visibility",
@@ -110,7 +110,7 @@ class GameInfo:
     title: str
     players: tuple[int, ...]
     options: tuple[OptionSpec, ...]
-    factory: Callable[..., "GameState"]
+    factory: Callable[..., GameState]
     summary: str = ""
     variants: tuple[str, ...] = ()
     teams: Callable[[int], tuple[tuple[int, ...], ...]] | None = None
@@ -298,7 +298,7 @@ class GameState(StateCore):
         """Standard competition ranking of the scores (1, 1, 3, ...); ties share a place."""
         return competition_ranks(self.scores())
 
-    def clone(self) -> "GameState":
+    def clone(self) -> GameState:
         """An independent copy.  Events are immutable once recorded (and placeholders only
         read completed parts of a trick phase), so the event list is copied shallowly."""
         new = type(self).__new__(type(self))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from trickcore import _core
 from trickcore._core import Rng
-from trickcore.game import GameInfo, GameState, TERMINAL
+from trickcore.game import TERMINAL, GameInfo, GameState
 from trickcore.games import register
 
 SUITS = "SHDC"

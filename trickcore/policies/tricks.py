@@ -3,7 +3,7 @@ answered by the C core, so the policies hold no second copy of any trick rule.""
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from trickcore import _core
 
