@@ -77,3 +77,18 @@ def test_unknown_game_is_a_clear_error():
 def test_readme_python_example_runs():
     code = re.search(r"```python\n(.*?)\n```", (ROOT / "README.md").read_text(), flags=re.S).group(1)
     exec(compile(code, "README.md", "exec"), {})
+
+
+def test_an_unbuilt_source_tree_says_how_to_build(tmp_path):
+    """Importing trickcore from a checkout whose extension was never built names the fix."""
+    import shutil
+    import subprocess
+    import sys
+
+    shutil.copytree(ROOT / "trickcore", tmp_path / "trickcore",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__", "*.c"))
+    # -S: no site-packages, so no installed or editable trickcore can answer instead of the tree.
+    out = subprocess.run([sys.executable, "-S", "-c", "import trickcore"], cwd=tmp_path, capture_output=True,
+                         text=True)
+    assert out.returncode != 0
+    assert "ImportError" in out.stderr and "not built" in out.stderr and "pip install -e ." in out.stderr

@@ -6,7 +6,15 @@
     'colour'
 """
 
-from trickcore._core import version as core_version
+try:
+    from trickcore._core import version as core_version
+except ModuleNotFoundError as exc:  # a source checkout whose extension was never built
+    if exc.name != "trickcore._core":
+        raise
+    raise ImportError(
+        "trickcore's compiled core (trickcore._core) is not built in this source tree "
+        f"({__path__[0]}). Build it in place with `pip install -e .` (or `python setup.py build_ext "
+        "--inplace`), or run from outside the checkout to use an installed trickcore.") from None
 from trickcore.errors import CoreError, GameConfigError, IllegalActionError, TrickcoreError
 from trickcore.game import TERMINAL, GameInfo, GameState, OptionSpec
 from trickcore.games import get_game, list_games, new_game, replay
