@@ -1,10 +1,11 @@
-"""Game authors: docs/dev/game-authors.md has the conventions, the notation and the test
+"""Game authors: docs/contributing.md (section 5) has the conventions, the notation and the test
 checklist for game modules.
 
 Klaberjass (Hamburg "Orgi / Kleines" Klabberjass) with dice scoring, for 2, 3 or 4 players.
 
-Rules source: ``/work/shared/rules/klaberjass.md`` (sections cited as §n; decisions D-n);
-player summary and the engine's own decisions: ``docs/games/klaberjass.md``.
+Rules: ``docs/rules/klaberjass.md`` (sections cited as §n, decisions D-n, decision points #n,
+worked examples KJ-nn; the engine's own decisions are D-24 to D-31 there); player summary and
+action notation: ``docs/games/klaberjass.md``.
 
 Modelling
 ---------

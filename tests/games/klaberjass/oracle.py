@@ -1,5 +1,5 @@
 """A slow, obviously-correct reference of Klaberjass trick play, written from the rules text
-(/work/shared/rules/klaberjass.md §1.4, §7.2, §7.3), not from the C code.
+(docs/rules/klaberjass.md §1.4, §7.2, §7.3), not from the C code.
 
 Cards are plain strings in the common notation: rank then suit, e.g. "JC", "TH", "7S".
 """

@@ -1,5 +1,6 @@
 """Random full Klaberjass matches for 2, 3 and 4 players with the game's invariants checked after
-every action, plus replay, clone independence, bad actions and the information rules (§12)."""
+every action, plus replay, clone independence, bad actions and the information rules
+(docs/rules/klaberjass.md §12)."""
 
 from __future__ import annotations
 

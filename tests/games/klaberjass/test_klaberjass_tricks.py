@@ -1,5 +1,6 @@
-"""Klaberjass trick play (§7.2, §7.3) through the C core: the spec's trick vectors, the oracle
-written from the spec text against the core on random positions, and perft."""
+"""Klaberjass trick play (docs/rules/klaberjass.md §7.2, §7.3) through the C core: the trick
+examples of the rules page (§13), the oracle written from the rules text against the core on
+random positions, and perft."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ def resolve(trump: str, leader: int, trick: str, n: int = 4) -> dict:
     return _core.resolve_trick(kj.DECKS[t], n, OVER, WIN, t, leader, cards(trick))
 
 
-# ---- spec vectors on trick play -------------------------------------------------------------
+# ---- worked examples on trick play (docs/rules/klaberjass.md §13) ----------------------------
 def test_KJ_08_trump_led_must_beat_it():
     check_legal("S", 1, "AS", "9S 7S AH 8D", "9S")
 

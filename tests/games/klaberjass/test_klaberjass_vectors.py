@@ -1,6 +1,6 @@
-"""The spec's worked examples KJ-01..KJ-33 that are not about single tricks (those are in
-test_klaberjass_tricks.py): deck totals, trump selection, exchange, melds, Belle, Kontra/Re,
-scoring, dice and the next dealer."""
+"""The worked examples KJ-01..KJ-33 of docs/rules/klaberjass.md §13 that are not about single
+tricks (those are in test_klaberjass_tricks.py): deck totals, trump selection, exchange, melds,
+Belle, Kontra/Re, scoring, dice and the next dealer."""
 
 from __future__ import annotations
 
