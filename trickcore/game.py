@@ -214,6 +214,15 @@ class GameState(StateCore):
         self._fast = True
         return self._tp
 
+    @property
+    def _phase(self) -> TrickPhase:
+        """The trick phase started by the last ``_start_play``, for game code that runs only once
+        one exists (scoring, views during play); a RuntimeError before the first one."""
+        tp = self._tp
+        if tp is None:
+            raise RuntimeError(f"{self.info.name}: no trick phase has started")
+        return tp
+
     def _check_seat(self, seat: Seat) -> None:
         """The argument check of ``observation``: a seat of this game, else ValueError."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
