@@ -37,6 +37,7 @@ from typing import Any
 import orjson
 
 from trickcore.protocol import FEATURES, OPTION_TYPES, PROTOCOL_VERSION
+from trickcore.protocol import SUPPORTED_VERSIONS as SUPPORTED_VERSIONS  # re-exported for the session
 
 
 class WireError(ValueError):
@@ -266,9 +267,11 @@ def parse_bot_line(text: str) -> BotLine:
 
 
 def resolve_action(action: str, legal: list[str]) -> str | None:
-    """The option text a reply names: ``#<k>`` is a 0-based index into ``legal`` (None when
-    out of range); any other text is returned as is for the game to judge."""
-    if action.startswith("#") and action[1:].isdigit():
-        k = int(action[1:])
+    """The option text a reply names: ``#<k>``, with ``k`` one or more ASCII digits (leading
+    zeros allowed), is a 0-based index into ``legal`` (None when out of range); any other text
+    is returned as is for the game to judge (docs/protocol.md section 2.6)."""
+    index = action[1:]
+    if action.startswith("#") and index.isascii() and index.isdigit():
+        k = int(index)
         return legal[k] if k < len(legal) else None
     return action

@@ -215,7 +215,7 @@ class GameState(StateCore):
         return self._tp
 
     @property
-    def _phase(self) -> TrickPhase:
+    def _trick_phase(self) -> TrickPhase:
         """The trick phase started by the last ``_start_play``, for game code that runs only once
         one exists (scoring, views during play); a RuntimeError before the first one."""
         tp = self._tp
