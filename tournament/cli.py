@@ -305,8 +305,9 @@ def _load_record(path: str, job: str | None) -> dict:
 @click.command("replay")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--job", help="Which game of a results.jsonl (e.g. t0-d3-s5); default the first.")
-@click.option("--seat", type=int, help="Show the game as this seat saw it (its view before each of its "
-                                       "decisions); default: omniscient, every seat's view at the start.")
+@click.option("--seat", type=int, help="Show the game exactly as this seat saw it: its view and options before "
+                                       "each of its decisions, its own actions, and the events it was sent "
+                                       "(other seats' hidden choices stay hidden). Default: omniscient.")
 def replay_command(path, job, seat):
     """Replay a recorded game from its record alone and print it action by action."""
     from trickcore.games import replay
@@ -314,27 +315,62 @@ def replay_command(path, job, seat):
     record = _load_record(path, job)
     game = record.get("record", record)
     state = replay({**game, "history": []})
+    if seat is not None and not 0 <= seat < state.num_players:
+        raise click.BadParameter(f"seat {seat} is not in 0..{state.num_players - 1}", param_hint="--seat")
     bots = record.get("bots") or [f"seat{s}" for s in range(state.num_players)]
     actions = record.get("actions") or [{} for _ in game["history"]]
     click.echo(f"{game['game']} with {game['players']} players, seed {game['seed']}, options {game['options']}")
     if seat is None:
-        for s in range(state.num_players):
-            click.echo(f"seat {s} ({bots[s]}) sees: {json.dumps(state.observation(s), sort_keys=True)}")
-    for i, (text, meta) in enumerate(zip(game["history"], actions)):
-        mover = state.current_player()
-        if seat is not None and mover == seat:
-            click.echo(f"  view: {json.dumps(state.observation(seat), sort_keys=True)}")
-            click.echo(f"  legal: {' '.join(state.legal_action_strings())}")
-        how = meta.get("by", "")
-        timing = f", {meta['ms']:.1f} ms" if "ms" in meta else ""
-        rejected = f", rejected {meta['rejected']!r}" if "rejected" in meta else ""
-        click.echo(f"{i + 1:4d}. seat {mover} ({bots[mover]}) {state.decision()}: {text}"
-                   f"{f'  [{how}{timing}{rejected}]' if how else ''}")
-        state.apply_action(text)
-    for f in record.get("faults", []):
+        _replay_omniscient(state, game["history"], actions, bots)
+        faults = record.get("faults", [])
+    else:
+        _replay_as_seat(state, seat, game["history"], actions, bots)
+        faults = [f for f in record.get("faults", []) if f["seat"] == seat]  # a fault's detail may quote cards
+    for f in faults:
         click.echo(f"fault: seat {f['seat']} ({f['bot']}) {f['class']} -> {f['outcome']}: {f['detail']}")
     click.echo(f"scores {state.scores()}, ranks {state.ranks()}"
                + (f", forfeited seats {record['forfeited']}" if record.get("forfeited") else ""))
+
+
+def _action_line(number: int, state, bots: list[str], text: str, meta: dict) -> str:
+    mover = state.current_player()
+    how = meta.get("by", "")
+    timing = f", {meta['ms']:.1f} ms" if "ms" in meta else ""
+    rejected = f", rejected {meta['rejected']!r}" if "rejected" in meta else ""
+    return (f"{number:4d}. seat {mover} ({bots[mover]}) {state.decision()}: {text}"
+            f"{f'  [{how}{timing}{rejected}]' if how else ''}")
+
+
+def _replay_omniscient(state, history: list[str], actions: list[dict], bots: list[str]) -> None:
+    """Every seat's view at the start, then every action with how it was made."""
+    for s in range(state.num_players):
+        click.echo(f"seat {s} ({bots[s]}) sees: {json.dumps(state.observation(s), sort_keys=True)}")
+    for i, (text, meta) in enumerate(zip(history, actions)):
+        click.echo(_action_line(i + 1, state, bots, text, meta))
+        state.apply_action(text)
+
+
+def _replay_as_seat(state, seat: int, history: list[str], actions: list[dict], bots: list[str]) -> None:
+    """What ``seat`` was shown, in order: its own decisions with the view and options it had,
+    and the events it may see (GameState.events_for, the same stream its bot was sent).
+    Other seats' actions appear only through those events; a decision that produced none is
+    shown as made, never what was chosen."""
+    click.echo(f"as seen by seat {seat} ({bots[seat]}): {json.dumps(state.observation(seat), sort_keys=True)}")
+    _, cursor = state.events_for(seat)  # events before the first decision are in that view
+    for i, (text, meta) in enumerate(zip(history, actions)):
+        mover = state.current_player()
+        if mover == seat:
+            click.echo(f"  view: {json.dumps(state.observation(seat), sort_keys=True)}")
+            click.echo(f"  legal: {' '.join(state.legal_action_strings())}")
+            click.echo(_action_line(i + 1, state, bots, text, meta))
+        decision = state.decision()
+        state.apply_action(text)
+        events, cursor = state.events_for(seat, cursor)
+        if mover != seat:  # what was chosen shows only through the events this seat may see
+            hidden = "" if events else f", not shown to seat {seat}"
+            click.echo(f"{i + 1:4d}. seat {mover} ({bots[mover]}) {decision}: made{hidden}")
+        for event in events:
+            click.echo(f"      event: {json.dumps(event, sort_keys=True)}")
 
 
 @click.command("bench-runner")
