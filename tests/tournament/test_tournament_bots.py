@@ -163,3 +163,20 @@ def test_kill_takes_down_the_whole_process_group(tmp_path):
     while _running(child) and time.perf_counter() < deadline:
         time.sleep(0.02)
     assert not _running(child)
+
+
+def test_heuristic_bot_prefers_the_installed_package_to_an_unbuilt_checkout(tmp_path):
+    """Run by path from a source tree whose core is not built, the bundled heuristic bot
+    uses the installed trickcore instead of failing on the unbuilt tree."""
+    import shutil
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    (tmp_path / "tournament" / "bots").mkdir(parents=True)
+    shutil.copy(root / "tournament" / "bots" / "heuristic_bot.py", tmp_path / "tournament" / "bots")
+    shutil.copytree(root / "trickcore", tmp_path / "trickcore",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__", "*.c"))
+    out = subprocess.run([sys.executable, str(tmp_path / "tournament" / "bots" / "heuristic_bot.py")],
+                         input="trickcore 1\nquit\n", capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "trickcoreok 1" in out.stdout

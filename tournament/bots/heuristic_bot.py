@@ -19,11 +19,15 @@ import random
 import sys
 from pathlib import Path
 
-if __package__ in (None, ""):
-    # Run as a file ({python} {bots}/heuristic_bot.py): make the checkout importable.
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from trickcore.bot import Bot, Option, run, seeded_choice  # noqa: E402
+try:
+    from trickcore.bot import Bot, Option, run, seeded_choice
+except ModuleNotFoundError:
+    # Run as a file from a source checkout in which trickcore is not installed: use the
+    # checkout, after everything else on the path, so an installed trickcore always wins.
+    if __package__ not in (None, ""):
+        raise
+    sys.path.append(str(Path(__file__).resolve().parents[2]))
+    from trickcore.bot import Bot, Option, run, seeded_choice
 
 POLICY_PACKAGE = "trickcore.policies"
 
