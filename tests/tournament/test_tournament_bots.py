@@ -168,15 +168,25 @@ def test_kill_takes_down_the_whole_process_group(tmp_path):
 def test_heuristic_bot_prefers_the_installed_package_to_an_unbuilt_checkout(tmp_path):
     """Run by path from a source tree whose core is not built, the bundled heuristic bot
     uses the installed trickcore instead of failing on the unbuilt tree."""
+    import os
     import shutil
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    (tmp_path / "tournament" / "bots").mkdir(parents=True)
-    shutil.copy(root / "tournament" / "bots" / "heuristic_bot.py", tmp_path / "tournament" / "bots")
-    shutil.copytree(root / "trickcore", tmp_path / "trickcore",
+    checkout = tmp_path / "checkout"
+    (checkout / "tournament" / "bots").mkdir(parents=True)
+    shutil.copy(root / "tournament" / "bots" / "heuristic_bot.py", checkout / "tournament" / "bots")
+    shutil.copytree(root / "trickcore", checkout / "trickcore",
                     ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__", "*.c"))
-    out = subprocess.run([sys.executable, str(tmp_path / "tournament" / "bots" / "heuristic_bot.py")],
-                         input="trickcore 1\nquit\n", capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    # The "installed" trickcore: just the SDK modules, which need only the standard library.
+    installed = tmp_path / "site" / "trickcore"
+    installed.mkdir(parents=True)
+    (installed / "__init__.py").write_text("")
+    for name in ("bot.py", "protocol.py"):
+        shutil.copy(root / "trickcore" / name, installed)
+    # -S: no site-packages (no editable install answering for every path); PYTHONPATH: "installed".
+    out = subprocess.run([sys.executable, "-S", str(checkout / "tournament" / "bots" / "heuristic_bot.py")],
+                         input="trickcore 1\nquit\n", capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "PYTHONPATH": str(tmp_path / "site")})
     assert out.returncode == 0, out.stderr
     assert "trickcoreok 1" in out.stdout
