@@ -22,7 +22,7 @@ through :mod:`trickcore._core`.  The contract, documented for users in
   out-of-turn action raises :class:`IllegalActionError` (a ``ValueError``)
   naming the action and the legal set, and leaves the state unchanged.
 * ``observation(seat)`` is a JSON-serialisable dict holding exactly what that
-  seat may know under the spec's "Information" section.
+  seat may know under the "Information" section of the game's rules page (docs/rules/).
 * ``events_for(seat, start)`` yields the public (and the seat's own private)
   events since index ``start``, for bots that track state.
 * Simultaneous secret choices are asked one seat at a time; their effect stays

@@ -1,9 +1,9 @@
-"""Game authors: docs/dev/game-authors.md has the conventions, the notation and the test
+"""Game authors: docs/contributing.md (section 5) has the conventions, the notation and the test
 checklist for game modules.
 
 Beim Jupiter (Michael Feldkötter, Kosmos 2008) for 3, 4 or 5 players, 8 rounds.
 
-Rules source: ``/work/shared/rules/beim-jupiter.md`` (rules cited as "rule 5.5", decisions A-nn,
+Rules source: ``docs/rules/beim_jupiter.md`` (rules cited as "rule 5.5", decisions A-nn,
 decision points D1-D3, Information §11, vectors BJ-nn); player summary and the engine's own
 decisions: ``docs/games/beim_jupiter.md``.
 

@@ -1,9 +1,9 @@
-"""Game authors: docs/dev/game-authors.md has the conventions, the notation and the test
+"""Game authors: docs/contributing.md (section 5) has the conventions, the notation and the test
 checklist for game modules.
 
 Hattrick (the double-trick game of the Sticheln box), 4-7 players.
 
-Rules source: /work/shared/rules/sticheln.md §4 (H1-H8), §1.3 (cards per player count),
+Rules source: docs/rules/sticheln.md §4 (H1-H8), §1.3 (cards per player count),
 decisions D-17..D-23, decision points §6 (5-7), information §7.2.  Player-facing summary:
 docs/games/hattrick.md.
 

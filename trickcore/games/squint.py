@@ -1,10 +1,11 @@
-"""Game authors: docs/dev/game-authors.md has the conventions, the notation and the test
+"""Game authors: docs/contributing.md (section 5) has the conventions, the notation and the test
 checklist for game modules.
 
 Squint (David Parlett): five players, 52 cards, 10 each and 2 to the squint.
 
-Rules source: ``/work/shared/rules/squint.md`` (sections cited as §n, decisions as D-n,
-vectors as SQ-nn); the original is the German translation ``seeds/squint.de.txt``.
+Rules source: ``docs/rules/squint.md`` (sections cited as §n, decisions as D-n,
+vectors as SQ-nn), written from the German translation of
+the rules and David Parlett's English original.
 Player-facing summary with every modelling choice: ``docs/games/squint.md``.
 
 Flow of one deal (§3-§8), all in this module; the tricks are played by the C core:
@@ -202,7 +203,7 @@ def determine_contract(bids: list[int], dealer: int) -> Contract:
         count[s] += 1
     pattern = "-".join(str(c) for c in sorted((c for c in count if c), reverse=True))
     if pattern == "5":
-        pattern = "5-0"  # the spec's name
+        pattern = "5-0"  # the rules' name (docs/rules/squint.md §5)
     by_count = {}
     for suit in range(4):
         by_count.setdefault(count[suit], []).append(suit)

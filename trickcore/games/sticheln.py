@@ -1,10 +1,10 @@
-"""Game authors: docs/dev/game-authors.md has the conventions, the notation and the test
+"""Game authors: docs/contributing.md (section 5) has the conventions, the notation and the test
 checklist for game modules.
 
 Sticheln (Klaus Palesch, AMIGO), Classic and its five variants with every allowed
 combination, for 3-8 players.
 
-Rules source: /work/shared/rules/sticheln.md (C1-C10, variants §3.1-3.5, combinations
+Rules source: docs/rules/sticheln.md (C1-C10, variants §3.1-3.5, combinations
 §3.6, decisions D-1.., decision points §6, information §7).  Player-facing summary:
 docs/games/sticheln.md.
 

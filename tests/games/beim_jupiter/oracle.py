@@ -1,5 +1,5 @@
-"""A slow, obviously-correct reference of Beim Jupiter's trick rules, written from the spec text
-(rules 6.2-6.8 of /work/shared/rules/beim-jupiter.md), not from the C code.
+"""A slow, obviously-correct reference of Beim Jupiter's trick rules, written from the rules text
+(rules 6.2-6.8 of docs/rules/beim_jupiter.md), not from the C code.
 
 Cards are described by the game's card *names* only ("R11", "Bgod", "JUP", "JUNO", "LAMB..."), so
 nothing here depends on the core's deck tables.  A move is (name, declaration) with declaration 0

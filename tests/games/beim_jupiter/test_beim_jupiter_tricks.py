@@ -1,4 +1,4 @@
-"""Beim Jupiter trick play: the spec-text oracle against the C core on random positions of the
+"""Beim Jupiter trick play: the rules-text oracle against the C core on random positions of the
 real decks (hypothesis), and perft from fixed positions of the trick phase."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Scenario vectors BJ-01..BJ-30 of /work/shared/rules/beim-jupiter.md §12, one test each.
+"""Scenario vectors BJ-01..BJ-30 of docs/rules/beim_jupiter.md §12, one test each.
 
 Trump determination and the distribution are tested as the module's pure functions, trick play
 through the C core's legal/resolve functions on the game's real decks."""

@@ -1,5 +1,5 @@
 """A slow, obviously-correct model of the Hattrick double-trick rules, written from the
-spec text (/work/shared/rules/sticheln.md H2-H5), not from the C code.
+rules text (docs/rules/sticheln.md H2-H5), not from the C code.
 
 Cards are (colour, value) pairs, colours 0 red, 1 blue, 2 green.  A double trick is the
 list of its cards in play order, the leader's first."""

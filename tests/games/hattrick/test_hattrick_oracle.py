@@ -1,5 +1,5 @@
 """Property tests: the C core's FOLLOW_DOUBLE / WIN_DOUBLE (legal cards, pile of every
-card, both trick winners, the next leader of H5) against the spec oracle, on random double
+card, both trick winners, the next leader of H5) against the rules-text oracle, on random double
 tricks of the real deck for every player count."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Hattrick scenario vectors of /work/shared/rules/sticheln.md §8: ST-06, ST-07 and
+"""The Hattrick scenario vectors of docs/rules/sticheln.md §8: ST-06, ST-07 and
 ST-29..ST-37, each checked against the core, the oracle and (where a trick is played) a
 real game."""
 

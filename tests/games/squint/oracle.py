@@ -1,5 +1,5 @@
 """A slow, obviously-correct reference of Squint trick play, written from the rules text
-(/work/shared/rules/squint.md §2 and §7), not from the C code.
+(docs/rules/squint.md §2 and §7), not from the C code.
 
 Cards are strings in the common notation: rank then suit, e.g. "AS", "TH", "2C".
 Trumps are a suit letter ("C", "D", "H", "S") or None (no-trump contracts).

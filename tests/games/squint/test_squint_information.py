@@ -18,7 +18,7 @@ OPTIONS = {"deal_limit": 2, "target_score": 0}
 
 
 def known(state: SquintState, seat: int) -> set[int]:
-    """Cards of the current deal whose place the seat may know (the spec's §10)."""
+    """Cards of the current deal whose place the seat may know (docs/rules/squint.md §10)."""
     k = set(sq.cards_of(state.dealt[seat]))
     if state.contract is not None:                      # the reveal
         k |= set(state.bids)

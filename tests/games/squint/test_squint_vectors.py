@@ -1,4 +1,4 @@
-"""The worked examples SQ-01 .. SQ-24 of /work/shared/rules/squint.md §14, one test each.
+"""The worked examples SQ-01 .. SQ-24 of docs/rules/squint.md §14, one test each.
 
 Vectors about contract determination, scoring and game end test those functions directly;
 flow vectors (squint handling, passing, deal order) drive the engine through its interface."""

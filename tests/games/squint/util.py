@@ -11,7 +11,7 @@ SEATS = 5
 
 
 def listing(p1, p2, p3, p4, p0):
-    """Per-seat list from the spec's "P1, P2, P3, P4, P0" order (dealer P0)."""
+    """Per-seat list from the rules' "P1, P2, P3, P4, P0" order (dealer P0)."""
     return [p0, p1, p2, p3, p4]
 
 

@@ -1,5 +1,5 @@
-"""A slow, obviously-correct model of the Sticheln trick rules, written from the spec text
-(/work/shared/rules/sticheln.md C5-C7, V2), not from the C code.
+"""A slow, obviously-correct model of the Sticheln trick rules, written from the rules text
+(docs/rules/sticheln.md C5-C7, V2), not from the C code.
 
 Cards are (colour, value) pairs, colours 0..5 (R B G Y N V).  A trick is the list of its
 cards in play order, the lead first."""

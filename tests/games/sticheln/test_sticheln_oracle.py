@@ -1,5 +1,5 @@
 """Property tests: the C core's free-play legal moves and the Sticheln winner rules
-(WIN_OFFLEAD_HIGH / WIN_OFFLEAD_LOW) against the spec oracle, on random tricks of the real
+(WIN_OFFLEAD_HIGH / WIN_OFFLEAD_LOW) against the rules-text oracle, on random tricks of the real
 deck for every player count."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The scenario vectors ST-01..ST-28 of /work/shared/rules/sticheln.md §8 (the Hattrick
+"""The scenario vectors ST-01..ST-28 of docs/rules/sticheln.md §8 (the Hattrick
 vectors ST-06, ST-07, ST-29..ST-37 live in tests/games/hattrick), plus the rules that
 carry no vector (§3.6 forbidden combinations, variant list)."""
 
