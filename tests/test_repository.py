@@ -103,3 +103,16 @@ def test_every_cited_rules_page_exists():
             cited |= set(re.findall(r"docs/rules/([a-z_]+)\.md", path.read_text(encoding="utf-8")))
     missing = sorted(name for name in cited if not (ROOT / "docs" / "rules" / f"{name}.md").is_file())
     assert cited and not missing, f"cited but missing: {missing}"
+
+
+def test_every_scenario_vector_of_the_rules_has_a_test():
+    """Each scenario id a rules page defines (BJ-07, ST-28, KJ-12, SQ-24) is named by a test."""
+    tests = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests" / "games").rglob("*.py"))
+    named = {m.replace("_", "-") for m in re.findall(r"(?<![A-Za-z])(?:BJ|ST|KJ|SQ)[-_]\d\d(?!\d)", tests)}
+    missing = {}
+    for page in sorted((ROOT / "docs" / "rules").glob("*.md")):
+        ids = set(re.findall(r"\b(?:BJ|ST|KJ|SQ)-\d\d\b", page.read_text(encoding="utf-8")))
+        assert ids, f"{page.name} defines no scenario vectors"
+        if ids - named:
+            missing[page.name] = sorted(ids - named)
+    assert not missing, f"scenario vectors without a test: {missing}"
