@@ -13,12 +13,16 @@ import hashlib
 import json
 import os
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from trickcore.game import GameConfigError, GameInfo
 from trickcore.games import get_game
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: the same parser, as a package
+    import tomli as tomllib
 
 FORMATS = ("round-robin", "duplicate", "gauntlet")
 FAULT_CLASSES = ("handshake", "protocol", "illegal", "timeout", "crash", "flood", "garbage")
@@ -136,9 +140,9 @@ class TournamentConfig:
     failures: dict[str, FaultPolicy]
     bots: tuple[BotConfig, ...]
     source: str = "config"
-    raw_bots: tuple[dict, ...] = ()
+    raw_bots: tuple[dict, ...] = ()  # bots as written (placeholders kept), for the effective config
     cpu_affinity: str = "none"  # none | table: each table and its bots on one CPU
-    workers: str = "auto"  # auto | threads | processes: how tables run in parallel  # bots as written (placeholders kept), for the effective config
+    workers: str = "auto"  # auto | threads | processes: how tables run in parallel
 
     @property
     def game_info(self) -> GameInfo:
@@ -287,12 +291,34 @@ POLICY_KEYS = ("action", "forfeit_after", "disqualify_after")
 
 
 def parse_config(doc: dict, source: str = "config", config_dir: Path | None = None) -> TournamentConfig:
-    """Validate a TOML document (already parsed) and build the config; raise ConfigError."""
+    """Validate a TOML document (already parsed) and build the config; raise ConfigError with
+    every problem of the document, each naming its key.  One function per section."""
     config_dir = Path(config_dir or ".").resolve()
     c = _Checker()
     c.unknown_keys(doc, TOP_KEYS, "")
+    info, players, game_options = _game_section(c, doc)
+    t = _tournament_section(c, doc, source)
+    time_control = _time_section(c, doc)
+    limits = _limits_section(c, doc)
+    records = _records_section(c, doc)
+    failures = _failures_section(c, doc)
+    bots, raw_bots, names, complete = _bots_section(c, doc, config_dir)
+    if players is not None and complete:
+        _check_field_size(c, t["format"], players, len(bots))
+    candidate = _candidate(c, t["format"], t["candidate"], names)
+    if c.problems:
+        raise ConfigError(c.problems, source)
+    assert info is not None and players is not None  # else a problem was recorded
+    return TournamentConfig(game=info.name, players=players, game_options=game_options, format=t["format"],
+                            deals=t["deals"], seed=t["seed"], concurrency=t["concurrency"], output=t["output"],
+                            name=t["name"], candidate=candidate, auto_play_forced=t["auto_play_forced"],
+                            event_delivery=t["event_delivery"], time=time_control, limits=limits, records=records,
+                            failures=failures, bots=tuple(bots), source=source, raw_bots=tuple(raw_bots),
+                            cpu_affinity=t["cpu_affinity"], workers=t["workers"])
 
-    # [game]
+
+def _game_section(c: _Checker, doc: dict) -> tuple[GameInfo | None, int | None, dict]:
+    """``[game]``: the game, its player count (default: its smallest) and its options."""
     game_t = c.table(doc, "game")
     c.unknown_keys(game_t, GAME_KEYS, "game")
     game_name = c.string(game_t, "name", "game", None, required=True)
@@ -318,48 +344,62 @@ def parse_config(doc: dict, source: str = "config", config_dir: Path | None = No
             game_options = info.resolve_options(raw_options, players)
         except GameConfigError as exc:
             c.error("game.options", str(exc))
+    return info, players, game_options
 
-    # [tournament]
+
+def _tournament_section(c: _Checker, doc: dict, source: str) -> dict[str, Any]:
+    """``[tournament]``: format, size, seed and how the run is carried out."""
     t = c.table(doc, "tournament")
     c.unknown_keys(t, TOURNAMENT_KEYS, "tournament")
-    fmt = c.string(t, "format", "tournament", "round-robin", FORMATS)
-    deals = c.integer(t, "deals", "tournament", 1, minimum=1)
-    seed = c.integer(t, "seed", "tournament", 1, minimum=0, maximum=2**63 - 1)
-    concurrency = c.integer(t, "concurrency", "tournament", os.cpu_count() or 1, minimum=1)
-    output = c.string(t, "output", "tournament", "tournament-out")
-    name = c.string(t, "name", "tournament", Path(source).stem if source != "config" else "tournament")
-    candidate = c.string(t, "candidate", "tournament", None)
-    auto_play_forced = c.boolean(t, "auto_play_forced", "tournament", False)
-    event_delivery = c.string(t, "event_delivery", "tournament", "on-request", EVENT_DELIVERY)
-    cpu_affinity = c.string(t, "cpu_affinity", "tournament", "none", CPU_AFFINITY)
-    workers = c.string(t, "workers", "tournament", "auto", WORKERS)
+    return {
+        "format": c.string(t, "format", "tournament", "round-robin", FORMATS),
+        "deals": c.integer(t, "deals", "tournament", 1, minimum=1),
+        "seed": c.integer(t, "seed", "tournament", 1, minimum=0, maximum=2**63 - 1),
+        "concurrency": c.integer(t, "concurrency", "tournament", os.cpu_count() or 1, minimum=1),
+        "output": c.string(t, "output", "tournament", "tournament-out"),
+        "name": c.string(t, "name", "tournament", Path(source).stem if source != "config" else "tournament"),
+        "candidate": c.string(t, "candidate", "tournament", None),
+        "auto_play_forced": c.boolean(t, "auto_play_forced", "tournament", False),
+        "event_delivery": c.string(t, "event_delivery", "tournament", "on-request", EVENT_DELIVERY),
+        "cpu_affinity": c.string(t, "cpu_affinity", "tournament", "none", CPU_AFFINITY),
+        "workers": c.string(t, "workers", "tournament", "auto", WORKERS),
+    }
 
-    # [time], [limits], [records]
+
+def _time_section(c: _Checker, doc: dict) -> TimeControl:
     tt = c.table(doc, "time")
     c.unknown_keys(tt, tuple(f.name for f in dataclasses.fields(TimeControl)), "time")
     d = TimeControl()
-    time_control = TimeControl(
+    return TimeControl(
         startup_ms=c.number(tt, "startup_ms", "time", d.startup_ms, minimum=1),
         ready_ms=c.number(tt, "ready_ms", "time", d.ready_ms, minimum=1),
         decision_ms=c.number(tt, "decision_ms", "time", d.decision_ms, minimum=1),
         game_ms=c.number(tt, "game_ms", "time", d.game_ms, minimum=0),
         shutdown_ms=c.number(tt, "shutdown_ms", "time", d.shutdown_ms, minimum=0),
     )
+
+
+def _limits_section(c: _Checker, doc: dict) -> Limits:
     lt = c.table(doc, "limits")
     c.unknown_keys(lt, tuple(f.name for f in dataclasses.fields(Limits)), "limits")
-    dl = Limits()
-    limits = Limits(
-        max_line_bytes=c.integer(lt, "max_line_bytes", "limits", dl.max_line_bytes, minimum=256),
-        max_lines_per_request=c.integer(lt, "max_lines_per_request", "limits", dl.max_lines_per_request,
+    d = Limits()
+    return Limits(
+        max_line_bytes=c.integer(lt, "max_line_bytes", "limits", d.max_line_bytes, minimum=256),
+        max_lines_per_request=c.integer(lt, "max_lines_per_request", "limits", d.max_lines_per_request,
                                         minimum=1),
-        stderr_bytes=c.integer(lt, "stderr_bytes", "limits", dl.stderr_bytes, minimum=0),
+        stderr_bytes=c.integer(lt, "stderr_bytes", "limits", d.stderr_bytes, minimum=0),
     )
+
+
+def _records_section(c: _Checker, doc: dict) -> Records:
     rt = c.table(doc, "records")
     c.unknown_keys(rt, ("transcripts", "stderr"), "records")
-    records = Records(transcripts=c.string(rt, "transcripts", "records", "failed", KEEP_CHOICES),
-                      stderr=c.string(rt, "stderr", "records", "failed", KEEP_CHOICES))
+    return Records(transcripts=c.string(rt, "transcripts", "records", "failed", KEEP_CHOICES),
+                   stderr=c.string(rt, "stderr", "records", "failed", KEEP_CHOICES))
 
-    # [failures.<class>]
+
+def _failures_section(c: _Checker, doc: dict) -> dict[str, FaultPolicy]:
+    """``[failures.<class>]``: one policy per fault class, defaults for the classes not given."""
     ft = c.table(doc, "failures")
     c.unknown_keys(ft, FAULT_CLASSES, "failures")
     failures: dict[str, FaultPolicy] = {}
@@ -373,100 +413,122 @@ def parse_config(doc: dict, source: str = "config", config_dir: Path | None = No
             forfeit_after=c.integer(pt, "forfeit_after", prefix, default.forfeit_after, minimum=0),
             disqualify_after=c.integer(pt, "disqualify_after", prefix, default.disqualify_after, minimum=0),
         )
+    return failures
 
-    # [[bots]]
-    bots: list[BotConfig] = []
-    raw_bots: list[dict] = []
+
+def _bots_section(c: _Checker, doc: dict, config_dir: Path
+                  ) -> tuple[list[BotConfig], list[dict], list[str], bool]:
+    """``[[bots]]``: every bot, its raw table, every valid name given (also of entries that are
+    otherwise broken), and whether every entry became a bot (only then do the per-format bot
+    counts mean something)."""
     bot_list = doc.get("bots")
-    count_bots = isinstance(bot_list, list)  # the per-format bot count only means something then
     if bot_list is None:
         c.error("bots", "missing: define each bot in a [[bots]] table with name and command")
-        bot_list = []
-    elif not isinstance(bot_list, list):
+        return [], [], [], False
+    if not isinstance(bot_list, list):
         c.error("bots", f"must be an array of tables ([[bots]]), got {_type_name(bot_list)}")
-        bot_list = []
+        return [], [], [], False
+    bots: list[BotConfig] = []
+    raw_bots: list[dict] = []
     seen: dict[str, str] = {}
     for i, b in enumerate(bot_list):
-        key = f"bots[{i}]"
-        if not isinstance(b, dict):
-            c.error(key, f"must be a table with name and command, got {_type_name(b)}")
-            continue
-        c.unknown_keys(b, BOT_KEYS, key)
-        bname = c.string(b, "name", key, None, required=True)
-        if bname is not None:
-            if not bname.strip() or any(ch.isspace() for ch in bname):
-                c.error(f"{key}.name", f"must be a non-empty name without spaces, got {bname!r}")
-            elif bname in seen:
-                c.error(f"{key}.name", f"{bname!r} is already the name of {seen[bname]}; bot names must be "
-                                       f"unique (to seat one program twice, define it twice with two names)")
-            else:
-                seen[bname] = key
-        command = b.get("command")
-        expanded: tuple[str, ...] = ()
-        if command is None:
-            c.error(f"{key}.command", "missing (an array of strings: the program and its arguments, "
-                                      "e.g. [\"{python}\", \"{bots}/random_bot.py\"])")
-        elif not isinstance(command, list) or not command or not all(isinstance(w, str) for w in command):
-            c.error(f"{key}.command", f"must be a non-empty array of strings (the program and its arguments), "
-                                      f"got {command!r}")
-        else:
-            expanded = tuple(expand_placeholders(w, config_dir) for w in command)
-        cwd = c.string(b, "cwd", key, None)
-        if cwd is not None:
-            cwd = expand_placeholders(cwd, config_dir)
-            if not Path(cwd).is_dir():
-                c.error(f"{key}.cwd", f"{cwd!r} is not a directory")
-        env_t = c.table(b, "env", key)
-        env: list[tuple[str, str]] = []
-        for ek, ev in env_t.items():
-            if not isinstance(ev, str):
-                c.error(f"{key}.env.{ek}", f"must be a string, got {_type_name(ev)} {ev!r}")
-            else:
-                env.append((ek, expand_placeholders(ev, config_dir)))
-        opt_t = c.table(b, "options", key)
-        options: list[tuple[str, Any]] = []
-        for ok, ov in opt_t.items():
-            if isinstance(ov, (dict, list)) or (isinstance(ov, float) and ov != ov):
-                c.error(f"{key}.options.{ok}", f"must be a string, number or boolean, got {_type_name(ov)}")
-            elif any(ch.isspace() for ch in ok):
-                c.error(f"{key}.options.{ok}", "option names cannot contain spaces")
-            else:
-                options.append((ok, ov))
-        restart = c.string(b, "restart", key, "table", RESTART_CHOICES)
-        if bname is not None and expanded:
-            bots.append(BotConfig(bname, expanded, cwd, tuple(env), tuple(options), restart, key))
+        bot = _bot(c, b, f"bots[{i}]", config_dir, seen)
+        if bot is not None:
+            bots.append(bot)
             raw_bots.append(b)
+    return bots, raw_bots, list(seen), len(bots) == len(bot_list)
 
-    # cross-key checks: bot counts per format
-    if players is not None and count_bots and len(bots) == len(bot_list):
-        n = len(bots)
-        if fmt == "duplicate" and n != players:
-            c.error("bots", f"format 'duplicate' seats every bot at every table, so it needs exactly "
-                            f"{players} bots for {players} seats; got {n} (too {'many' if n > players else 'few'}"
-                            f"; use format 'round-robin' or 'gauntlet' for a larger field)")
-        elif fmt == "round-robin" and n < players:
-            c.error("bots", f"format 'round-robin' needs at least {players} bots for {players} seats; got {n} "
-                            f"(too few)")
-        elif fmt == "gauntlet":
-            if n < players:
-                c.error("bots", f"format 'gauntlet' needs the candidate and at least {players - 1} field bots "
-                                f"for {players} seats; got {n} bots (too few)")
-    if fmt == "gauntlet":
-        if candidate is None and bots:
-            candidate = bots[0].name
-        elif candidate is not None and candidate not in seen:
-            c.error("tournament.candidate", f"{candidate!r} is not the name of a bot; bots are "
-                                            f"{', '.join(seen) or '(none)'}")
-    elif candidate is not None:
-        c.error("tournament.candidate", f"only used with format 'gauntlet' (format is {fmt!r})")
 
-    if c.problems:
-        raise ConfigError(c.problems, source)
-    return TournamentConfig(game=info.name, players=players, game_options=game_options, format=fmt, deals=deals,
-                            seed=seed, concurrency=concurrency, output=output, name=name, candidate=candidate,
-                            auto_play_forced=auto_play_forced, event_delivery=event_delivery, time=time_control,
-                            limits=limits, records=records, failures=failures, bots=tuple(bots), source=source,
-                            raw_bots=tuple(raw_bots), cpu_affinity=cpu_affinity, workers=workers)
+def _bot(c: _Checker, b: Any, key: str, config_dir: Path, seen: dict[str, str]) -> BotConfig | None:
+    """One ``[[bots]]`` entry; ``seen`` maps the names so far to their keys (names are unique)."""
+    if not isinstance(b, dict):
+        c.error(key, f"must be a table with name and command, got {_type_name(b)}")
+        return None
+    c.unknown_keys(b, BOT_KEYS, key)
+    name = c.string(b, "name", key, None, required=True)
+    if name is not None:
+        if not name.strip() or any(ch.isspace() for ch in name):
+            c.error(f"{key}.name", f"must be a non-empty name without spaces, got {name!r}")
+        elif name in seen:
+            c.error(f"{key}.name", f"{name!r} is already the name of {seen[name]}; bot names must be "
+                                   f"unique (to seat one program twice, define it twice with two names)")
+        else:
+            seen[name] = key
+    command = _bot_command(c, b, key, config_dir)
+    cwd = c.string(b, "cwd", key, None)
+    if cwd is not None:
+        cwd = expand_placeholders(cwd, config_dir)
+        if not Path(cwd).is_dir():
+            c.error(f"{key}.cwd", f"{cwd!r} is not a directory")
+    env = _bot_env(c, b, key, config_dir)
+    options = _bot_options(c, b, key)
+    restart = c.string(b, "restart", key, "table", RESTART_CHOICES)
+    if name is None or not command:
+        return None
+    return BotConfig(name, command, cwd, env, options, restart, key)
+
+
+def _bot_command(c: _Checker, b: dict, key: str, config_dir: Path) -> tuple[str, ...]:
+    command = b.get("command")
+    if command is None:
+        c.error(f"{key}.command", "missing (an array of strings: the program and its arguments, "
+                                  "e.g. [\"{python}\", \"{bots}/random_bot.py\"])")
+        return ()
+    if not isinstance(command, list) or not command or not all(isinstance(w, str) for w in command):
+        c.error(f"{key}.command", f"must be a non-empty array of strings (the program and its arguments), "
+                                  f"got {command!r}")
+        return ()
+    return tuple(expand_placeholders(w, config_dir) for w in command)
+
+
+def _bot_env(c: _Checker, b: dict, key: str, config_dir: Path) -> tuple[tuple[str, str], ...]:
+    env: list[tuple[str, str]] = []
+    for name, value in c.table(b, "env", key).items():
+        if not isinstance(value, str):
+            c.error(f"{key}.env.{name}", f"must be a string, got {_type_name(value)} {value!r}")
+        else:
+            env.append((name, expand_placeholders(value, config_dir)))
+    return tuple(env)
+
+
+def _bot_options(c: _Checker, b: dict, key: str) -> tuple[tuple[str, Any], ...]:
+    options: list[tuple[str, Any]] = []
+    for name, value in c.table(b, "options", key).items():
+        if isinstance(value, (dict, list)) or (isinstance(value, float) and value != value):
+            c.error(f"{key}.options.{name}", f"must be a string, number or boolean, got {_type_name(value)}")
+        elif any(ch.isspace() for ch in name):
+            c.error(f"{key}.options.{name}", "option names cannot contain spaces")
+        else:
+            options.append((name, value))
+    return tuple(options)
+
+
+def _check_field_size(c: _Checker, fmt: str, players: int, n: int) -> None:
+    """Each format needs a field of bots that fits its seats."""
+    if fmt == "duplicate" and n != players:
+        c.error("bots", f"format 'duplicate' seats every bot at every table, so it needs exactly "
+                        f"{players} bots for {players} seats; got {n} (too {'many' if n > players else 'few'}"
+                        f"; use format 'round-robin' or 'gauntlet' for a larger field)")
+    elif fmt == "round-robin" and n < players:
+        c.error("bots", f"format 'round-robin' needs at least {players} bots for {players} seats; got {n} "
+                        f"(too few)")
+    elif fmt == "gauntlet" and n < players:
+        c.error("bots", f"format 'gauntlet' needs the candidate and at least {players - 1} field bots "
+                        f"for {players} seats; got {n} bots (too few)")
+
+
+def _candidate(c: _Checker, fmt: str, candidate: str | None, names: list[str]) -> str | None:
+    """The gauntlet's candidate: the named bot, by default the first; other formats have none."""
+    if fmt != "gauntlet":
+        if candidate is not None:
+            c.error("tournament.candidate", f"only used with format 'gauntlet' (format is {fmt!r})")
+        return candidate
+    if candidate is None:
+        return names[0] if names else None
+    if candidate not in names:
+        c.error("tournament.candidate", f"{candidate!r} is not the name of a bot; bots are "
+                                        f"{', '.join(names) or '(none)'}")
+    return candidate
 
 
 def load_config(path: str | os.PathLike, overrides: dict | None = None) -> TournamentConfig:
