@@ -18,13 +18,12 @@ import threading
 import time
 from pathlib import Path
 
-from trickcore.game import IllegalActionError, competition_ranks
-from trickcore.games import new_game
-
 from tournament import wire
 from tournament.config import TournamentConfig
 from tournament.schedule import Job
 from tournament.session import BotFault, BotSession
+from trickcore.game import IllegalActionError, competition_ranks
+from trickcore.games import new_game
 
 RECORD_FORMAT = "trickcore-game/1"
 
@@ -150,9 +149,10 @@ class Table:
         self.sessions.clear()
 
     # ---- sessions -----------------------------------------------------------------
-    def _prepare_sessions(self, job: Job, seats: list[SeatState], transcript: Transcript,
-                          fault) -> None:
-        wanted = set(job.bots)
+    def _prepare_sessions(self, game: GameRun) -> None:
+        """Seat a session for every bot of the game: reuse the table's processes where allowed,
+        start the others (in parallel) and read their handshakes."""
+        wanted = set(game.job.bots)
         for name in list(self.sessions):
             session = self.sessions[name]
             # Keep a process only if this game seats it and it may be reused; a table thereby
@@ -161,73 +161,102 @@ class Table:
                 session.close()
                 del self.sessions[name]
         fresh: list[int] = []
-        for seat, st in enumerate(seats):
+        for seat, st in enumerate(game.seats):
             st.session = self.sessions.get(st.bot)
             if st.session is None:
                 st.session = BotSession(self.config.bot(st.bot), self.config, cpu=self.cpu)
-                st.session.set_io_sink(transcript.sink(seat))
+                st.session.set_io_sink(game.transcript.sink(seat))
                 try:
                     st.session.spawn()
                     fresh.append(seat)
                 except BotFault as f:
-                    fault(seat, f.cls, f.detail)
+                    game.fault(seat, f.cls, f.detail)
                     st.session = None
                     continue
-            st.session.set_io_sink(transcript.sink(seat))
+            st.session.set_io_sink(game.transcript.sink(seat))
             st.reachable = True
         # Spawned together so that slow starters start in parallel; handshakes read one by one.
         for seat in fresh:
-            st = seats[seat]
+            st = game.seats[seat]
             try:
                 st.session.handshake()
                 self.sessions[st.bot] = st.session
             except BotFault as f:
                 st.reachable = False
-                fault(seat, f.cls, f.detail)
+                game.fault(seat, f.cls, f.detail)
                 st.session.kill()
 
-    # ---- the game -----------------------------------------------------------------
     def play(self, job: Job) -> GameResult:
+        """Play one scheduled game to its end and return its record."""
+        return GameRun(self, job).play()
+
+
+class GameRun:
+    """One game at a table: the referee loop, the fault policies and the game's record.
+
+    Holds everything that lives for one game (the state, the seats, the transcript, the
+    faults and actions so far), so each step is a method of its own."""
+
+    def __init__(self, table: Table, job: Job) -> None:
+        self.table = table
+        self.config = table.config
+        self.job = job
+        self.started_at = datetime.datetime.now(datetime.timezone.utc)
+        self.cpu_start = time.thread_time()
+        self.transcript = Transcript()
+        self.seats = [SeatState(bot, None) for bot in job.bots]
+        self.fault_log: list[dict] = []
+        self.actions: list[dict] = []
+        self.state = None
+        self.feed: EventFeed | None = None
+        self.setup_s = 0.0
+        self.asked = -1  # the seat whose request is out
+        self.mark = 0.0  # when the runner last got a reply; the runner's overhead is measured from here
+
+    # ---- faults ---------------------------------------------------------------------
+    def fault(self, seat: int, cls: str, detail: str) -> None:
+        """Count a fault of ``seat`` and apply its class's policy (substitute or forfeit)."""
+        st = self.seats[seat]
+        policy = self.config.failures[cls]
+        st.faults[cls] += 1
+        forfeit = policy.action == "forfeit" or (policy.forfeit_after and st.faults[cls] >= policy.forfeit_after)
+        outcome = "forfeit" if forfeit else "substitute"
+        if forfeit and st.forfeited is None:
+            st.forfeited = f"{cls}: {detail}"
+        self.fault_log.append({"seat": seat, "bot": st.bot, "class": cls, "detail": detail, "outcome": outcome,
+                               "action_index": len(self.actions) if self.state is not None else None})
+        self.transcript.note(seat, f"fault {cls} ({outcome}): {detail}")
+
+    def unreachable(self, seat: int, why: str) -> None:
+        """The bot can no longer be asked in this game; the table restarts it for the next."""
+        st = self.seats[seat]
+        st.reachable = False
+        self.transcript.note(seat, f"bot unreachable for the rest of the game: {why}")
+        if st.session is not None:
+            st.session.kill()
+            self.table.sessions.pop(st.bot, None)
+
+    # ---- the game -------------------------------------------------------------------
+    def play(self) -> GameResult:
+        self.table._prepare_sessions(self)
+        self.setup_s = time.perf_counter() - self.transcript.t0  # starting and handshaking bots, if any
         cfg = self.config
-        started_at = datetime.datetime.now(datetime.timezone.utc)
-        cpu_start = time.thread_time()
-        transcript = Transcript()
-        seats = [SeatState(bot, None) for bot in job.bots]
-        fault_log: list[dict] = []
-        actions: list[dict] = []
-        state = None
+        self.state = new_game(cfg.game, cfg.players, cfg.game_options, self.job.seed)
+        self._start_game()
+        self.feed = EventFeed(self.state, cfg.players,
+                              [st.session is None or st.session.wants_events for st in self.seats])
+        self._referee()
+        return self._end_game()
 
-        def fault(seat: int, cls: str, detail: str) -> None:
-            st = seats[seat]
-            policy = cfg.failures[cls]
-            st.faults[cls] += 1
-            forfeit = policy.action == "forfeit" or (policy.forfeit_after and st.faults[cls] >= policy.forfeit_after)
-            outcome = "forfeit" if forfeit else "substitute"
-            if forfeit and st.forfeited is None:
-                st.forfeited = f"{cls}: {detail}"
-            fault_log.append({"seat": seat, "bot": st.bot, "class": cls, "detail": detail, "outcome": outcome,
-                              "action_index": len(actions) if state is not None else None})
-            transcript.note(seat, f"fault {cls} ({outcome}): {detail}")
-
-        def unreachable(seat: int, why: str) -> None:
-            # The bot can no longer be asked in this game; the table restarts it for the next.
-            st = seats[seat]
-            st.reachable = False
-            transcript.note(seat, f"bot unreachable for the rest of the game: {why}")
-            if st.session is not None:
-                st.session.kill()
-                self.sessions.pop(st.bot, None)
-
-        self._prepare_sessions(job, seats, transcript, fault)
-        setup_s = time.perf_counter() - transcript.t0  # starting and handshaking bots, if any
-        state = new_game(cfg.game, cfg.players, cfg.game_options, job.seed)
+    def _start_game(self) -> None:
+        """``newgame`` and its barrier in one write per bot, then the answers: the bots get
+        ready in parallel."""
+        cfg, state, job = self.config, self.state, self.job
         teams = cfg.game_info.teams(cfg.players) if cfg.game_info.teams is not None else None
         settings = {"decision_ms": cfg.time.decision_ms, "game_ms": cfg.time.game_ms,
                     "forced": "auto" if cfg.auto_play_forced else "ask", "protocol": wire.PROTOCOL_VERSION}
-        # newgame and its barrier in one write per bot, then the answers: the bots get ready
-        # in parallel.
         barriers = {}
-        for seat, st in enumerate(seats):
+        for seat, st in enumerate(self.seats):
             if st.reachable:
                 barriers[seat] = st.session.barrier_send(wire.newgame({
                     "game": cfg.game, "options": state.options, "players": cfg.players, "seat": seat,
@@ -235,60 +264,53 @@ class Table:
                     "settings": settings}))
         for seat, pending in barriers.items():
             try:
-                seats[seat].session.barrier_wait(pending)
+                self.seats[seat].session.barrier_wait(pending)
             except BotFault as f:
-                fault(seat, f.cls, f"readiness barrier after newgame: {f.detail}")
-                unreachable(seat, f.detail)
+                self.fault(seat, f.cls, f"readiness barrier after newgame: {f.detail}")
+                self.unreachable(seat, f.detail)
 
-        feed = EventFeed(state, cfg.players, [st.session is None or st.session.wants_events for st in seats])
-        players = cfg.players
+    def _deliver(self, seat: int, *extra: str) -> None:
+        """A seat's new events (and any extra lines) in one write; an unreachable seat's events
+        are dropped."""
+        lines = self.feed.pending(seat)
+        if (lines or extra) and self.seats[seat].reachable:
+            self.seats[seat].session.send(*lines, *extra)
 
-        def deliver(seat: int, *extra: str) -> None:
-            # A seat's new events (and any extra lines) in one write; an unreachable seat's
-            # events are dropped.
-            lines = feed.pending(seat)
-            if (lines or extra) and seats[seat].reachable:
-                seats[seat].session.send(*lines, *extra)
-
+    def _deliver_to_the_others(self) -> None:
         # Immediate delivery: once a request is on its way, every other seat gets what it has
         # not seen yet, so bots can follow the game while the asked bot thinks (and the asked
         # bot is woken first).  On-request delivery leaves the events to each seat's next
         # request or gameover: fewer writes, fewer wake-ups, the same lines.
-        def deliver_to_the_others() -> None:
-            for other in range(players):
-                if other != asked:
-                    deliver(other)
+        for other in range(self.config.players):
+            if other != self.asked:
+                self._deliver(other)
 
-        after_send = deliver_to_the_others if cfg.event_delivery == "immediate" else None
-
-        mark = time.perf_counter()  # last moment the runner got a reply; overhead is measured from here
-        asked = -1
-        stopping = self.stop.is_set
+    def _referee(self) -> None:
+        """Every decision to the end of the game: ask the seat's bot, or play for it."""
+        cfg, state, seats, actions, feed, job = self.config, self.state, self.seats, self.actions, self.feed, self.job
+        after_send = self._deliver_to_the_others if cfg.event_delivery == "immediate" else None
+        self.mark = time.perf_counter()
+        stopping = self.table.stop.is_set
         events_on = feed.active  # False when every bot said "feature events off"
         no_events: list[str] = []
         while not state.is_terminal():
             if stopping():
                 raise GameAborted()
-            seat = asked = state.current_player()
+            seat = self.asked = state.current_player()
             st = seats[seat]
             legal = state.legal_action_strings()
-            decision = state.decision()
-            entry: dict = {"seat": seat, "decision": decision}
+            entry: dict = {"seat": seat, "decision": state.decision()}
             chosen: str | None = None
             applied = False
             if cfg.auto_play_forced and len(legal) == 1:
                 chosen, entry["by"] = legal[0], "forced"
             elif st.reachable and st.forfeited is None:
                 # The seat's pending events travel with its request, in the same write.
-                chosen = self._ask(state, seat, st, legal, decision, entry, mark, fault, unreachable,
-                                   feed.pending(seat) if events_on else no_events, after_send)
+                chosen = self._ask(seat, legal, entry, feed.pending(seat) if events_on else no_events, after_send)
                 applied = chosen is not None
-                if "received" in entry:
-                    mark = entry.pop("received")
             if chosen is None:
                 # Reproducible substitute: the same game and position always get the same move.
-                rng = random.Random(f"{job.seed}:{job.job_id}:{len(actions)}")
-                chosen = rng.choice(legal)
+                chosen = random.Random(f"{job.seed}:{job.job_id}:{len(actions)}").choice(legal)
                 entry.setdefault("by", "substitute")
             if not applied:
                 state.apply_action(chosen)
@@ -297,80 +319,118 @@ class Table:
             if events_on:
                 feed.sync()
 
-        scores = [float(s) for s in state.scores()]
-        ranks = list(state.ranks())
-        forfeited = [seat for seat, st in enumerate(seats) if st.forfeited is not None]
-        result_scores, result_ranks = standing_results(scores, ranks, forfeited)
-        for seat, st in enumerate(seats):
-            deliver(seat, wire.gameover({"scores": scores, "ranks": ranks, "forfeited": forfeited, "seat": seat}))
-            if st.reachable:
-                st.session.games_played += 1
-        return self._finish(job, state, seats, actions, fault_log, transcript, scores, ranks, forfeited,
-                            result_scores, result_ranks, started_at, setup_s, cpu_start)
-
-    def _ask(self, state, seat: int, st: SeatState, legal: list[str], decision: str, entry: dict, mark: float,
-             fault, unreachable, preceding: list[str], after_send) -> str | None:
+    def _ask(self, seat: int, legal: list[str], entry: dict, preceding: list[str], after_send) -> str | None:
         """Ask the seat's bot and apply its choice; return the choice, or None after a fault (the
         state is then unchanged and the caller substitutes)."""
-        cfg = self.config
-        budget_s = cfg.time.decision_ms / 1000
-        game_left_ms = None
-        if cfg.time.game_ms:
-            left_s = cfg.time.game_ms / 1000 - st.think_s
-            game_left_ms = round(max(left_s, 0.0) * 1000, 3)
-            budget_s = min(budget_s, left_s)
-            if budget_s <= 0:
-                if preceding:
-                    st.session.send(*preceding)
-                fault(seat, "timeout", f"game budget game_ms = {cfg.time.game_ms:g} ms used up")
-                return None
-        payload = {"seat": seat, "decision": decision, "legal": legal, "view": state.observation(seat),
+        st = self.seats[seat]
+        budget_s, game_left_ms = self._budget(st)
+        if budget_s <= 0:
+            if preceding:
+                st.session.send(*preceding)
+            self.fault(seat, "timeout", f"game budget game_ms = {self.config.time.game_ms:g} ms used up")
+            return None
+        payload = {"seat": seat, "decision": entry["decision"], "legal": legal, "view": self.state.observation(seat),
                    "time": {"decision_ms": round(budget_s * 1000, 3), "game_left_ms": game_left_ms}}
         session = st.session
         try:
             reply = session.ask(payload, legal, budget_s, preceding, after_send)
         except BotFault as f:
-            entry["runner_us"] = round((session.last_sent - mark) * 1e6, 1)
-            if f.cls == "timeout":
-                st.think_s += budget_s
-                entry["ms"] = round(budget_s * 1000, 3)
-            fault(seat, f.cls, f.detail)
-            if f.cls == "crash":
-                unreachable(seat, f.detail)
-            elif f.cls == "timeout":
-                # A bot that is merely slow answers the barrier after its late reply; one that
-                # hangs does not, and is killed instead of costing a timeout per decision.
-                try:
-                    session.barrier()
-                except BotFault as g:
-                    unreachable(seat, f"stalled after a timeout ({g.detail})")
+            entry["runner_us"] = round((session.last_sent - self.mark) * 1e6, 1)
+            self._bot_fault(seat, f, budget_s, entry)
             return None
         # From the previous reply to this request's write: applying, events, view, JSON.
-        entry["runner_us"] = round((session.last_sent - mark) * 1e6, 1)
+        entry["runner_us"] = round((session.last_sent - self.mark) * 1e6, 1)
+        self.mark = reply.received
         st.think_s += reply.think_ms / 1000
         entry["ms"] = round(reply.think_ms, 3)
         entry["by"] = "bot"
-        entry["received"] = reply.received
+        return self._apply_reply(seat, reply.action, legal, entry)
+
+    def _budget(self, st: SeatState) -> tuple[float, float | None]:
+        """Seconds the bot has for this decision, and what is left of its game budget (ms)."""
+        time_control = self.config.time
+        budget_s = time_control.decision_ms / 1000
+        if not time_control.game_ms:
+            return budget_s, None
+        left_s = time_control.game_ms / 1000 - st.think_s
+        return min(budget_s, left_s), round(max(left_s, 0.0) * 1000, 3)
+
+    def _bot_fault(self, seat: int, f: BotFault, budget_s: float, entry: dict) -> None:
+        st = self.seats[seat]
+        if f.cls == "timeout":
+            st.think_s += budget_s
+            entry["ms"] = round(budget_s * 1000, 3)
+        self.fault(seat, f.cls, f.detail)
+        if f.cls == "crash":
+            self.unreachable(seat, f.detail)
+        elif f.cls == "timeout":
+            # A bot that is merely slow answers the barrier after its late reply; one that
+            # hangs does not, and is killed instead of costing a timeout per decision.
+            try:
+                st.session.barrier()
+            except BotFault as g:
+                self.unreachable(seat, f"stalled after a timeout ({g.detail})")
+
+    def _apply_reply(self, seat: int, text: str, legal: list[str], entry: dict) -> str | None:
+        state = self.state
         try:
             # Parsed first, so that the canonical text of the option is known without
             # rebuilding the history ("kh" may be accepted for "KH").
-            action = state.string_to_action(reply.action)
+            action = state.string_to_action(text)
             state.apply_action(action)
         except IllegalActionError as exc:
-            fault(seat, "illegal", str(exc))
+            self.fault(seat, "illegal", str(exc))
             entry["by"] = "substitute"
-            entry["rejected"] = reply.action
+            entry["rejected"] = text
             return None
-        return reply.action if reply.action in legal else state.action_to_string(action)
+        return text if text in legal else state.action_to_string(action)
 
-    def _finish(self, job, state, seats, actions, fault_log, transcript, scores, ranks, forfeited, result_scores,
-                result_ranks, started_at, setup_s, cpu_start) -> GameResult:
-        cfg = self.config
-        failed = bool(fault_log)
-        notes = {}
-        bot_info = {}
-        stderr_files = {}
+    # ---- the end --------------------------------------------------------------------
+    def _end_game(self) -> GameResult:
+        state, seats = self.state, self.seats
+        scores = [float(s) for s in state.scores()]
+        ranks = list(state.ranks())
+        forfeited = [seat for seat, st in enumerate(seats) if st.forfeited is not None]
         for seat, st in enumerate(seats):
+            self._deliver(seat, wire.gameover({"scores": scores, "ranks": ranks, "forfeited": forfeited,
+                                               "seat": seat}))
+            if st.reachable:
+                st.session.games_played += 1
+        record = self._record(scores, ranks, forfeited)
+        # The table thread's CPU time for this game, the record itself included.
+        record["cpu_s"] = round(time.thread_time() - self.cpu_start, 6)
+        return GameResult(record, bool(self.fault_log))
+
+    def _record(self, scores: list[float], ranks: list[int], forfeited: list[int]) -> dict:
+        """The game's line of results.jsonl (docs/tournament.md, "Records")."""
+        cfg, state, seats, actions = self.config, self.state, self.seats, self.actions
+        result_scores, result_ranks = standing_results(scores, ranks, forfeited)
+        notes, bot_info, stderr_files = self._bot_reports()
+        overheads = [a["runner_us"] for a in actions if "runner_us" in a]
+        return {
+            "format": RECORD_FORMAT, "status": "played", **self.job.to_dict(),
+            "game": cfg.game, "players": cfg.players, "options": dict(state.options),
+            "scores": scores, "ranks": ranks, "forfeited": forfeited,
+            "result": {"scores": result_scores, "ranks": result_ranks},
+            "faults": self.fault_log,
+            "fault_counts": [dict(st.faults) for st in seats],
+            "actions": actions,
+            "notes": notes, "bot_info": bot_info,
+            "think_ms": [round(st.think_s * 1000, 3) for st in seats],
+            "runner_us": {"mean": round(sum(overheads) / len(overheads), 1) if overheads else None,
+                          "max": max(overheads) if overheads else None, "decisions": len(overheads)},
+            "started_at": self.started_at.isoformat(timespec="milliseconds"),
+            "duration_s": round(time.perf_counter() - self.transcript.t0, 6), "setup_s": round(self.setup_s, 6),
+            "transcript": self._transcript_file(), "stderr": stderr_files,
+            "record": state.to_record(),
+        }
+
+    def _bot_reports(self) -> tuple[dict, dict, dict]:
+        """Per seat: the session's notes (unknown lines, stale replies, info), the bot's name and
+        author, and the stderr file kept for it (by the [records] policy)."""
+        cfg, out_dir = self.config, self.table.out_dir
+        notes, bot_info, stderr_files = {}, {}, {}
+        for seat, st in enumerate(self.seats):
             if st.session is None:
                 continue
             n = st.session.take_notes()
@@ -379,39 +439,22 @@ class Table:
             bot_info[str(seat)] = {"name": st.session.name, "author": st.session.author}
             err = st.session.take_stderr()
             keep = cfg.records.stderr == "all" or (cfg.records.stderr == "failed" and st.faults)
-            if err and keep and self.out_dir is not None:
-                path = Path("stderr") / f"{job.job_id}-seat{seat}-{st.bot}.log"
-                (self.out_dir / path).parent.mkdir(parents=True, exist_ok=True)
-                (self.out_dir / path).write_text(err, encoding="utf-8")
+            if err and keep and out_dir is not None:
+                path = Path("stderr") / f"{self.job.job_id}-seat{seat}-{st.bot}.log"
+                (out_dir / path).parent.mkdir(parents=True, exist_ok=True)
+                (out_dir / path).write_text(err, encoding="utf-8")
                 stderr_files[str(seat)] = str(path)
-        transcript_file = None
-        if self.out_dir is not None and (cfg.records.transcripts == "all"
-                                         or (cfg.records.transcripts == "failed" and failed)):
-            path = Path("transcripts") / f"{job.job_id}.txt"
-            (self.out_dir / path).parent.mkdir(parents=True, exist_ok=True)
-            (self.out_dir / path).write_text(transcript.text(), encoding="utf-8")
-            transcript_file = str(path)
-        overheads = [a["runner_us"] for a in actions if "runner_us" in a]
-        record = {
-            "format": RECORD_FORMAT, "status": "played", **job.to_dict(),
-            "game": cfg.game, "players": cfg.players, "options": dict(state.options),
-            "scores": scores, "ranks": ranks, "forfeited": forfeited,
-            "result": {"scores": result_scores, "ranks": result_ranks},
-            "faults": fault_log,
-            "fault_counts": [dict(st.faults) for st in seats],
-            "actions": actions,
-            "notes": notes, "bot_info": bot_info,
-            "think_ms": [round(st.think_s * 1000, 3) for st in seats],
-            "runner_us": {"mean": round(sum(overheads) / len(overheads), 1) if overheads else None,
-                          "max": max(overheads) if overheads else None, "decisions": len(overheads)},
-            "started_at": started_at.isoformat(timespec="milliseconds"),
-            "duration_s": round(time.perf_counter() - transcript.t0, 6), "setup_s": round(setup_s, 6),
-            "transcript": transcript_file, "stderr": stderr_files,
-            "record": state.to_record(),
-        }
-        # The table thread's CPU time for this game, the record itself included.
-        record["cpu_s"] = round(time.thread_time() - cpu_start, 6)
-        return GameResult(record, failed)
+        return notes, bot_info, stderr_files
+
+    def _transcript_file(self) -> str | None:
+        """Write the game's transcript if the [records] policy keeps it; its path in the output."""
+        keep, out_dir = self.config.records.transcripts, self.table.out_dir
+        if out_dir is None or not (keep == "all" or (keep == "failed" and self.fault_log)):
+            return None
+        path = Path("transcripts") / f"{self.job.job_id}.txt"
+        (out_dir / path).parent.mkdir(parents=True, exist_ok=True)
+        (out_dir / path).write_text(self.transcript.text(), encoding="utf-8")
+        return str(path)
 
 
 def standing_results(scores: list[float], ranks: list[int], forfeited: list[int]) -> tuple[list[float], list[int]]:
@@ -433,5 +476,6 @@ def standing_results(scores: list[float], ranks: list[int], forfeited: list[int]
 
 # Fields of a game record that depend on timing, not on the games' course; drop them to
 # compare two runs (see results.comparable).
-TIMING_FIELDS = ("started_at", "duration_s", "setup_s", "cpu_s", "think_ms", "runner_us", "transcript", "stderr", "notes")
+TIMING_FIELDS = ("started_at", "duration_s", "setup_s", "cpu_s", "think_ms", "runner_us", "transcript", "stderr",
+                 "notes")
 TIMING_ACTION_FIELDS = ("ms", "runner_us")
