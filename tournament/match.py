@@ -65,11 +65,8 @@ class EventFeed:
     """The game's events as ``event`` lines, each encoded once, handed out to every seat that
     may see it, in order.
 
-    The events come from ``GameState.events_since(start)`` (events with their visibility)
-    when the game state provides it, else from the base class's event list; a state with
-    neither falls back to ``events_for(seat, start)`` per seat, encoding per seat (the
-    result is identical, only slower).  ``sync()`` must be called after every action.
-
+    The events come from ``GameState.events_since(start)`` (each event with the seats that
+    may see it; docs/game-interface.md).  ``sync()`` must be called after every action.
     ``wanted[seat]`` is False for a bot that declared ``feature events off``: it gets no
     event lines, and when no seat wants events none are encoded at all."""
 
@@ -80,25 +77,13 @@ class EventFeed:
         self.cursor = [0] * players
         self.lines: list[tuple[frozenset | None, str]] = []  # (visible_to or None, line), one per event
         self._next = 0  # index of the game's next event not yet encoded
-        if callable(getattr(state, "events_since", None)):
-            self._source = state.events_since
-        elif callable(getattr(state, "_expand_plays", None)) and isinstance(state.__dict__.get("_events"), list):
-            self._source = self._base_events
-        else:
-            self._source = None
         self.sync()
-
-    def _base_events(self, start: int):
-        state = self.state
-        state._expand_plays()  # entries before the returned index are final from then on
-        events = state._events
-        return events[start:], len(events)
 
     def sync(self) -> None:
         """Encode the events the last action added."""
-        if self._source is None or not self.active:
+        if not self.active:
             return
-        new, self._next = self._source(self._next)
+        new, self._next = self.state.events_since(self._next)
         if new:
             encode = wire.event
             self.lines.extend([(visible, encode(data)) for visible, data in new])
@@ -108,9 +93,6 @@ class EventFeed:
         if not self.wanted[seat]:
             return []
         start = self.cursor[seat]
-        if self._source is None:
-            events, self.cursor[seat] = self.state.events_for(seat, start)
-            return [wire.event(e) for e in events]
         lines = self.lines
         self.cursor[seat] = len(lines)
         return [line for visible, line in lines[start:] if visible is None or seat in visible]

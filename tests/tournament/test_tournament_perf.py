@@ -9,8 +9,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import bot_cmd
+
 from tournament import bench, wire
 from tournament.match import EventFeed
 from trickcore.games import list_games, new_game
@@ -28,9 +28,13 @@ def test_event_feed_gives_each_seat_exactly_its_events(name):
         for seed in (1, 2):
             state = new_game(name, players, quick_options(name), seed)
             feed = EventFeed(state, players)
-            reference = EventFeed(state, players)
-            reference._source = None  # the fallback: events_for(seat, start) per seat
-            assert feed._source is not None
+            cursors = [0] * players
+
+            def reference(seat: int, state=state, cursors=cursors) -> list[str]:
+                """The per-seat public API, encoded per seat."""
+                events, cursors[seat] = state.events_for(seat, cursors[seat])
+                return [wire.event(e) for e in events]
+
             rng = random.Random(seed)
             got = [[] for _ in range(players)]
             want = [[] for _ in range(players)]
@@ -42,10 +46,10 @@ def test_event_feed_gives_each_seat_exactly_its_events(name):
                 for seat in range(players):
                     if rng.random() < 0.5:  # seats read at different times, as with on-request delivery
                         got[seat] += feed.pending(seat)
-                        want[seat] += reference.pending(seat)
+                        want[seat] += reference(seat)
             for seat in range(players):
                 got[seat] += feed.pending(seat)
-                want[seat] += reference.pending(seat)
+                want[seat] += reference(seat)
                 assert got[seat] == want[seat], (name, players, seed, seat)
                 assert all(line.startswith("event {") for line in got[seat])
 
