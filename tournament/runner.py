@@ -17,12 +17,12 @@ import collections
 import dataclasses
 import multiprocessing
 import os
-import signal
 import queue
+import signal
 import threading
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from tournament.config import ConfigError, TournamentConfig, dump_effective
 from tournament.match import RECORD_FORMAT, GameAborted, GameResult, Table
@@ -31,6 +31,7 @@ from tournament.ratings import BotStanding, compute_standings, deal_rows
 from tournament.results import EFFECTIVE_CONFIG_FILE, ResultStore, write_csv, write_json
 from tournament.schedule import Job, build_schedule
 from tournament.session import BotFault, BotSession
+from trickcore import tables
 
 
 @dataclasses.dataclass
@@ -254,117 +255,160 @@ def _disqualifications(config: TournamentConfig, totals: dict[str, collections.C
 
 def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, resume: bool = False,
                    progress: ProgressCallback | None = None, check_bots: bool = True) -> RunSummary:
+    """Play every scheduled game not yet recorded in the output folder, on ``concurrency``
+    tables, appending each record as its game ends; then write the standings and outputs."""
     out = Path(out_dir or config.output)
     store = ResultStore(out)
     existing = store.open(config, resume)
     try:
         dump_effective(config, out / EFFECTIVE_CONFIG_FILE)
-        schedule = build_schedule(config)
-        pending = [job for job in schedule if job.job_id not in existing]
-        warnings = preflight(config) if (check_bots and pending) else []
-        totals = _fault_totals(existing.values())
-        disqualified = _disqualifications(config, totals)
-        state_lock = threading.Lock()
-        stop = threading.Event()
-        jobs: queue.Queue[Job] = queue.Queue()
-        for job in pending:
-            jobs.put(job)
-        done: queue.Queue[tuple[str, Job, object]] = queue.Queue()
+        run = _TournamentRun(config, out, store, existing, check_bots)
+        run.start_tables()
+        run.collect(progress)
+        return run.finish()
+    finally:
+        store.close()
 
-        cpus = table_cpus(config)
-        n_tables = min(config.concurrency, len(pending))
-        # Table processes are forked here, by the main thread, before any worker thread runs.
-        remote = [ProcessTable(config, out, cpus[i % len(cpus)] if cpus else None) for i in range(n_tables)] \
-            if use_processes(config, n_tables) else []
 
-        def worker(index: int) -> None:
-            if remote:
-                table = remote[index]
-            else:
-                cpu = cpus[index % len(cpus)] if cpus else None
-                if cpu is not None:
-                    pin_thread(cpu)
-                table = Table(config, out, stop, cpu=cpu)
-            try:
-                while not stop.is_set():
-                    try:
-                        job = jobs.get_nowait()
-                    except queue.Empty:
-                        return
-                    with state_lock:
-                        out_bots = [b for b in job.bots if b in disqualified]
-                        reason = f"{out_bots[0]} disqualified: {disqualified[out_bots[0]]}" if out_bots else None
-                    if reason:
-                        done.put(("skipped", job, {"format": RECORD_FORMAT, "status": "skipped", **job.to_dict(),
-                                                   "reason": reason}))
-                        continue
-                    try:
-                        record = table.play(job).record
-                        # Counted here, before this worker takes its next job, so that with one
-                        # table a disqualification applies from the very next game.
-                        with state_lock:
-                            for seat, counts in enumerate(record.get("fault_counts", [])):
-                                totals[job.bots[seat]].update(counts)
-                            for bot, why in _disqualifications(config, totals).items():
-                                disqualified.setdefault(bot, why)
-                        done.put(("played", job, record))
-                    except GameAborted:
-                        return
-                    except RemoteTableError as exc:
-                        done.put(("error", job, str(exc)))  # the table process has started afresh
-                    except TableProcessDied as exc:
-                        done.put(("error", job, str(exc)))
-                        return
-                    except Exception:
-                        done.put(("error", job, traceback.format_exc()))
-                        table.close()  # a table in an unknown state starts afresh
-            finally:
-                table.close()
+class _TournamentRun:
+    """One invocation of a tournament: a queue of pending games, worker threads each driving a
+    table (in this process or a forked one), and the main thread as the single writer of the
+    records, counting faults towards disqualifications as games end."""
 
-        workers = [threading.Thread(target=worker, args=(i,), name=f"table-{i}", daemon=True)
-                   for i in range(n_tables)]
-        for w in workers:
+    def __init__(self, config: TournamentConfig, out: Path, store: ResultStore, existing: dict[str, dict],
+                 check_bots: bool) -> None:
+        self.config, self.out, self.store, self.existing = config, out, store, existing
+        self.schedule = build_schedule(config)
+        self.pending = [job for job in self.schedule if job.job_id not in existing]
+        self.warnings = preflight(config) if (check_bots and self.pending) else []
+        self.totals = _fault_totals(existing.values())
+        self.disqualified = _disqualifications(config, self.totals)
+        self.lock = threading.Lock()  # guards totals and disqualified, shared by the workers
+        self.stop = threading.Event()
+        self.jobs: queue.Queue[Job] = queue.Queue()
+        for job in self.pending:
+            self.jobs.put(job)
+        self.done: queue.Queue[tuple[str, Job, object]] = queue.Queue()
+        self.cpus = table_cpus(config)
+        self.remote: list[ProcessTable] = []
+        self.workers: list[threading.Thread] = []
+        self.played = self.skipped = 0
+        self.errors: list[str] = []
+        self.interrupted = False
+        self.new_records: list[dict] = []
+
+    # ---- tables and workers -----------------------------------------------------------
+    def start_tables(self) -> None:
+        n_tables = min(self.config.concurrency, len(self.pending))
+        if use_processes(self.config, n_tables):
+            # Table processes are forked here, by the main thread, before any worker thread runs.
+            self.remote = [ProcessTable(self.config, self.out, self._cpu(i)) for i in range(n_tables)]
+        self.workers = [threading.Thread(target=self._worker, args=(i,), name=f"table-{i}", daemon=True)
+                        for i in range(n_tables)]
+        for w in self.workers:
             w.start()
-        played = skipped = 0
-        errors: list[str] = []
-        interrupted = False
-        new_records: list[dict] = []
+
+    def _cpu(self, index: int) -> int | None:
+        return self.cpus[index % len(self.cpus)] if self.cpus else None
+
+    def _table(self, index: int) -> Table | ProcessTable:
+        if self.remote:
+            return self.remote[index]
+        cpu = self._cpu(index)
+        if cpu is not None:
+            pin_thread(cpu)
+        return Table(self.config, self.out, self.stop, cpu=cpu)
+
+    def _worker(self, index: int) -> None:
+        table = self._table(index)
+        try:
+            while not self.stop.is_set():
+                try:
+                    job = self.jobs.get_nowait()
+                except queue.Empty:
+                    return
+                if not self._play(table, job):
+                    return
+        finally:
+            table.close()
+
+    def _play(self, table: Table | ProcessTable, job: Job) -> bool:
+        """Play (or skip) one job and hand its outcome to the main thread; False when this
+        worker must stop (interrupted, or its table process died)."""
+        with self.lock:
+            out_bots = [b for b in job.bots if b in self.disqualified]
+            reason = f"{out_bots[0]} disqualified: {self.disqualified[out_bots[0]]}" if out_bots else None
+        if reason:
+            self.done.put(("skipped", job, {"format": RECORD_FORMAT, "status": "skipped", **job.to_dict(),
+                                            "reason": reason}))
+            return True
+        try:
+            record = table.play(job).record
+        except GameAborted:
+            return False
+        except RemoteTableError as exc:
+            self.done.put(("error", job, str(exc)))  # the table process has started afresh
+            return True
+        except TableProcessDied as exc:
+            self.done.put(("error", job, str(exc)))
+            return False
+        except Exception:
+            self.done.put(("error", job, traceback.format_exc()))
+            table.close()  # a table in an unknown state starts afresh
+            return True
+        # Counted here, before this worker takes its next job, so that with one table a
+        # disqualification applies from the very next game.
+        with self.lock:
+            for seat, counts in enumerate(record.get("fault_counts", [])):
+                self.totals[job.bots[seat]].update(counts)
+            for bot, why in _disqualifications(self.config, self.totals).items():
+                self.disqualified.setdefault(bot, why)
+        self.done.put(("played", job, record))
+        return True
+
+    # ---- the main thread: the single writer ---------------------------------------------
+    def collect(self, progress: ProgressCallback | None) -> None:
+        """Record each game as it ends (append + fsync) until every pending job is accounted
+        for or the workers are gone; Ctrl-C stops the tables and keeps what is recorded."""
         try:
             accounted = 0
-            while accounted < len(pending):
+            while accounted < len(self.pending):
                 try:
-                    kind, job, payload = done.get(timeout=0.2)
+                    kind, job, payload = self.done.get(timeout=0.2)
                 except queue.Empty:
-                    if not any(w.is_alive() for w in workers) and done.empty():
+                    if not any(w.is_alive() for w in self.workers) and self.done.empty():
                         break
                     continue
                 accounted += 1
-                if kind == "error":
-                    errors.append(f"game {job.job_id}: runner error (not recorded; --resume retries it):\n{payload}")
-                    continue
-                store.append(payload)
-                new_records.append(payload)
-                if kind == "played":
-                    played += 1
-                else:
-                    skipped += 1
-                if progress:
-                    progress(accounted + len(existing), len(schedule), payload)
+                if self._record(kind, job, payload) and progress:
+                    progress(accounted + len(self.existing), len(self.schedule), payload)
         except KeyboardInterrupt:
-            interrupted = True
-            stop.set()
-            for table in remote:
+            self.interrupted = True
+            self.stop.set()
+            for table in self.remote:
                 table.interrupt()
             kill_all()
-        for w in workers:
+        for w in self.workers:
             w.join(timeout=10)
-        all_records = list(existing.values()) + new_records
-        standings = compute_standings(config, all_records, disqualified)
-        write_outputs(config, out, all_records, standings, disqualified)
-        return RunSummary(out, len(schedule), played, len(existing), skipped, errors, interrupted, standings,
-                          disqualified, warnings)
-    finally:
-        store.close()
+
+    def _record(self, kind: str, job: Job, payload: object) -> bool:
+        if kind == "error":
+            self.errors.append(f"game {job.job_id}: runner error (not recorded; --resume retries it):\n{payload}")
+            return False
+        self.store.append(payload)
+        self.new_records.append(payload)
+        if kind == "played":
+            self.played += 1
+        else:
+            self.skipped += 1
+        return True
+
+    def finish(self) -> RunSummary:
+        all_records = list(self.existing.values()) + self.new_records
+        standings = compute_standings(self.config, all_records, self.disqualified)
+        write_outputs(self.config, self.out, all_records, standings, self.disqualified)
+        return RunSummary(self.out, len(self.schedule), self.played, len(self.existing), self.skipped, self.errors,
+                          self.interrupted, standings, self.disqualified, self.warnings)
 
 
 STANDINGS_COLUMNS = ("bot", "games", "mean_score", "ci95", "mean_rank", "win_share", "mu", "sigma", "ordinal",
@@ -380,7 +424,8 @@ def write_outputs(config: TournamentConfig, out: Path, records: list[dict], stan
                      _r(s.sigma), _r(s.ordinal), s.forfeits, sum(s.faults.values()), _r(s.think_ms_mean),
                      _r(s.think_ms_max), _r(s.runner_us_mean), s.disqualified or ""])
     write_csv(out / "standings.csv", list(STANDINGS_COLUMNS), rows)
-    write_json(out / "standings.json", {"format": "trickcore-standings/1", "standings": [s.to_dict() for s in standings]})
+    write_json(out / "standings.json", {"format": "trickcore-standings/1",
+                                        "standings": [s.to_dict() for s in standings]})
     deals = deal_rows(config, records)
     names = [b.name for b in config.bots]
     write_csv(out / "deals.csv", ["table", "deal", "seed", "games", *names],
@@ -410,7 +455,7 @@ def _r(x: float | None, digits: int = 3):
 
 
 def format_standings(standings: list[BotStanding]) -> str:
-    """A plain-text table (the CLI prints it; rich is optional)."""
+    """The standings as a plain-text table (trickcore.tables: rich, no colours)."""
     header = ["#", "bot", "games", "score", "±95%", "rank", "win%", "mu±sigma", "faults", "forfeit", "think ms",
               "runner µs"]
     rows = []
@@ -419,11 +464,7 @@ def format_standings(standings: list[BotStanding]) -> str:
                      _f(s.ci95, 2), _f(s.mean_rank, 2), _f(None if s.win_share is None else 100 * s.win_share, 1),
                      f"{s.mu:.1f}±{s.sigma:.1f}", str(sum(s.faults.values())), str(s.forfeits),
                      _f(s.think_ms_mean, 1), _f(s.runner_us_mean, 0)])
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(c.rjust(w) if j not in (1,) else c.ljust(w) for j, (c, w) in enumerate(zip(r, widths)))
-             for r in [header, *rows]]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    return tables.render(header, rows, right=[i for i in range(len(header)) if i != 1])
 
 
 def _f(x: float | None, digits: int) -> str:
