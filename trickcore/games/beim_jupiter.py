@@ -469,7 +469,7 @@ class BeimJupiterState(GameState):
 
     def _play_over(self) -> None:
         n, d = self.num_players, self.info_deck
-        tp = self._tp
+        tp = self._trick_phase
         k, pts = tp.tricks_won(), tp.points_won()
         self.tricks_result, self.points_result = k, pts
         owners = {e[0]: e[1] for T in self.table for e in self.table[T]}

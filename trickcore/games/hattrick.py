@@ -156,7 +156,7 @@ class HattrickState(GameState):
 
     def _play_over(self) -> None:
         n = self.num_players
-        tp = self._tp
+        tp = self._trick_phase
         last = [DECK.names_of(tp.hand(s)) for s in range(n)]
         self._emit("last_cards", cards=last)
         scores = [seat_score(tp.won(s), tp.passed(s)) for s in range(n)]
@@ -213,7 +213,7 @@ class HattrickState(GameState):
     def observation(self, seat: int) -> dict:
         n = self.num_players
         self._check_seat(seat)
-        tp = self._tp
+        tp = self._trick_phase
         over = self._over
         leader, moves, _led, _open = tp.current_trick()
         cur = describe_trick(leader, moves, n)

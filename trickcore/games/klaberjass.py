@@ -459,7 +459,7 @@ class KlaberjassState(GameState):
     def _belle_options(self) -> list[int]:
         """Belle moves open to the seat to move (§5.5, D-11)."""
         h = self._belle_holder
-        tp = self._tp
+        tp = self._trick_phase
         if h is None or tp.over or tp.to_move != h:
             return []
         legal = tp.legal_cards()
@@ -503,7 +503,7 @@ class KlaberjassState(GameState):
         if self._over:
             return TERMINAL
         if self.phase == "play":
-            return self._tp.to_move
+            return self._trick_phase.to_move
         return self._queue[self._qi]
 
     def decision(self) -> str:
@@ -533,7 +533,7 @@ class KlaberjassState(GameState):
         if ph == "re":
             return [A_PASS, A_RE]
         if ph == "play":
-            return self._tp.moves() + self._belle_options()
+            return self._trick_phase.moves() + self._belle_options()
         return []
 
     def action_to_string(self, action: int) -> str:
@@ -627,7 +627,7 @@ class KlaberjassState(GameState):
             raise AssertionError(f"no action in phase {ph!r}")
 
     def _apply_card(self, action: int) -> None:
-        tp = self._tp
+        tp = self._trick_phase
         seat = tp.to_move
         card = action - A_BELLE if action >= A_BELLE else action
         deal = self.deal_no
@@ -648,7 +648,7 @@ class KlaberjassState(GameState):
 
     def _hand_of(self, seat: int) -> int:
         if self.phase == "play" and self._tp_deal == self.deal_no:
-            return self._tp.hand(seat)
+            return self._trick_phase.hand(seat)
         return self._hands[seat]
 
     def observation(self, seat: int) -> dict:
@@ -693,7 +693,7 @@ class KlaberjassState(GameState):
         obs["multiplier"] = self.mult
         obs["belle"] = None if self.belle is None else {"seat": self.belle[0], "card": CARD_NAMES[self.belle[1]]}
         if in_play:
-            tp = self._tp
+            tp = self._trick_phase
             leader, moves, _led, _open = tp.current_trick()
             obs["trick"] = {"leader": leader, "cards": [CARD_NAMES[m] for m in moves]}
             obs["tricks"] = self._described_tricks(tp, lambda t: {
@@ -718,9 +718,9 @@ class KlaberjassState(GameState):
             if n == 2:
                 out[f"packet{s}"] = self._packets[s]
             if in_play:
-                out[f"won{s}"] = self._tp.won(s)
+                out[f"won{s}"] = self._trick_phase.won(s)
         if in_play:
-            out["trick"] = mask_of(m & 127 for m in self._tp.current_trick()[1])
+            out["trick"] = mask_of(m & 127 for m in self._trick_phase.current_trick()[1])
         if n == 4:
             out["turned"] = 0 if self._turned_in_hand else 1 << self.turned
         else:

@@ -54,18 +54,18 @@ class ReferenceState(GameState):
         raise AssertionError("unreachable: the reference game has only card plays")
 
     def _play_over(self) -> None:
-        self._tricks = self._tp.tricks_won()
+        self._tricks = self._trick_phase.tricks_won()
         self._emit("game_end", scores=self.scores())
 
     def _is_terminal(self) -> bool:
         return self._tricks is not None
 
     def scores(self) -> list[float]:
-        return [float(t) for t in (self._tricks if self._tricks is not None else self._tp.tricks_won())]
+        return [float(t) for t in (self._tricks if self._tricks is not None else self._trick_phase.tricks_won())]
 
     def observation(self, seat: int) -> dict:
         self._check_seat(seat)
-        tp = self._tp
+        tp = self._trick_phase
         leader, moves, _led, _open = tp.current_trick()
         return {
             "game": "reference", "seat": seat, "trump": SUITS[self.trump],

@@ -409,7 +409,7 @@ class SquintState(GameState):
                                          self.hands, self.eldest, N_TRICKS)
 
     def _play_over(self) -> None:
-        tp = self._tp
+        tp = self._trick_phase
         c = self.contract
         tricks = tp.tricks_won()
         clean = clean_counts(tp.tricks, c.penalty) if c.kind == "null" else None
@@ -439,7 +439,7 @@ class SquintState(GameState):
         if self._over:
             return TERMINAL
         if self.phase == "play":
-            return self._tp.to_move
+            return self._trick_phase.to_move
         return self.to_move
 
     def decision(self) -> str:
@@ -462,7 +462,7 @@ class SquintState(GameState):
             cs = cards_of(self.hands[s])
             return [PAIR_BASE + a * 52 + b for i, a in enumerate(cs) for b in cs[i + 1:]]
         if p == "play":  # only reached off the fast path
-            return self._tp.moves()
+            return self._trick_phase.moves()
         return []
 
     def action_to_string(self, action: int) -> str:
@@ -602,7 +602,7 @@ class SquintState(GameState):
     # ---- observation (§10) ------------------------------------------------------------------
     def _hand_now(self, seat: int) -> int:
         if self.phase == "play" or (self._over and self._play_tp is not None):
-            return self._tp.hand(seat)
+            return self._trick_phase.hand(seat)
         return self.hands[seat]
 
     def observation(self, seat: int) -> dict:

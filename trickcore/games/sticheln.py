@@ -265,7 +265,7 @@ class StichelnState(GameState):
     def _play_over(self) -> None:
         if self.flags["verspaetet"]:
             n = self.num_players
-            self._order = [s for s in ((self.leader + i) % n for i in range(n)) if self._tp.won(s)]
+            self._order = [s for s in ((self.leader + i) % n for i in range(n)) if self._trick_phase.won(s)]
             self._idx = 0
             self._phase = "colour"
             if not self._order:  # cannot happen (someone wins every trick); kept for safety
@@ -275,7 +275,7 @@ class StichelnState(GameState):
 
     def _finish_round(self) -> None:
         n = self.num_players
-        tp = self._tp
+        tp = self._trick_phase
         if self.flags["nebel"]:
             self._revealed = True
             self._emit("reveal", laid_out={str(s): names(self._laid[s]) for s in range(n)},
@@ -327,7 +327,7 @@ class StichelnState(GameState):
             return [CARD_PAIR + a * 128 + b for a, b in self._pairs(hand)]
         if self._phase == "colour":
             seat = self._order[self._idx]
-            opts = colour_choices((CARD_COLOUR[c] for c in cards_of(self._tp.won(seat))), self.flags["verschaerft"])
+            opts = colour_choices((CARD_COLOUR[c] for c in cards_of(self._trick_phase.won(seat))), self.flags["verschaerft"])
             return [_colour_action(o) for o in opts]
         return []
 
