@@ -41,7 +41,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from trickcore import _core
 from trickcore._core import Rng
@@ -327,7 +328,7 @@ def _round_rng(seed: int, r: int) -> Rng:
 class BeimJupiterState(GameState):
     """A match of Beim Jupiter: 8 rounds, then final scores (rule 8.4)."""
 
-    def __init__(self, num_players: int, options: dict | None = None, seed: int = 0):
+    def __init__(self, num_players: int, options: dict[str, Any] | None = None, seed: int = 0):
         super().__init__(num_players, options, seed)
         n = num_players
         if self.options["first_dealer"] >= n:
@@ -341,7 +342,7 @@ class BeimJupiterState(GameState):
         self.zero_used = [False] * n
         self.removed: list[int] = []           # colour cards out of the game, in order
         self.selected = 0                      # mask of every colour card selected in earlier rounds
-        self.last_round: dict | None = None    # public summary of the previous round
+        self.last_round: dict[str, Any] | None = None    # public summary of the previous round
         self.phase = "colour"
         self._start_round()
 
@@ -534,7 +535,7 @@ class BeimJupiterState(GameState):
             cached = self._table_cache = (key, view)
         return list(cached[1])
 
-    def observation(self, seat: int) -> dict:
+    def observation(self, seat: int) -> dict[str, Any]:
         n, d = self.num_players, self.info_deck
         self._check_seat(seat)
         tp = self._tp if self.phase in ("play", "over") else None

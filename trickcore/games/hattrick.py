@@ -29,10 +29,12 @@ Action ids: ``0..62`` card plays (card id), text the card, ``R7``, ``B20``, ``G0
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
 
 from trickcore import _core
 from trickcore._core import Rng
-from trickcore.game import GameInfo, GameState, OptionSpec, TERMINAL
+from trickcore.game import TERMINAL, GameInfo, GameState, OptionSpec
 from trickcore.games import register
 
 COLOURS = "RBG"
@@ -96,7 +98,8 @@ def game_score(r: int, b: int, g: int, passes: int) -> int:
 def seat_score(won: int, passed: int) -> int:
     """H7 from a won-card mask and a pass-pile mask."""
     count = _core.cards_count
-    return game_score(*[count(won & m) for m in COLOUR_MASKS], count(passed))
+    red, blue, green = COLOUR_MASKS
+    return game_score(count(won & red), count(won & blue), count(won & green), count(passed))
 
 
 def _deal(seed: int, game: int, used: int, n: int, hand: int) -> list[int]:
@@ -106,7 +109,7 @@ def _deal(seed: int, game: int, used: int, n: int, hand: int) -> list[int]:
     return list(hands)
 
 
-def describe_trick(leader: int, moves, n: int) -> dict:
+def describe_trick(leader: int, moves: Sequence[int], n: int) -> dict[str, Any]:
     """Public view of a (partial or complete) double trick: every play with what it did."""
     res = _core.resolve_trick(DECK, n, _core.FOLLOW_DOUBLE, _core.WIN_DOUBLE, _core.NO_SUIT, leader, list(moves))
     opened: list[int] = []
@@ -128,7 +131,7 @@ def describe_trick(leader: int, moves, n: int) -> dict:
 class HattrickState(GameState):
     """A Hattrick match: ``games`` games of deal and double tricks, scored by H7."""
 
-    def __init__(self, num_players: int, options: dict | None = None, seed: int = 0):
+    def __init__(self, num_players: int, options: dict[str, Any] | None = None, seed: int = 0):
         super().__init__(num_players, options, seed)
         n = num_players
         self.low, self.hand_size = SETUP[n]
@@ -138,7 +141,7 @@ class HattrickState(GameState):
         self.game = 0
         self.totals = [0] * n
         self.game_scores: list[list[int]] = []
-        self.past: list[dict] = []
+        self.past: list[dict[str, Any]] = []
         self._over = False
         self._start_game()
 
@@ -177,7 +180,7 @@ class HattrickState(GameState):
             self._start_game()
 
     @staticmethod
-    def _stacks(won: int) -> dict:
+    def _stacks(won: int) -> dict[str, Any]:
         return {letter: DECK.names_of(won & m) for letter, m in zip(COLOURS, COLOUR_MASKS)}
 
     # ---- interface -------------------------------------------------------------------
@@ -210,7 +213,7 @@ class HattrickState(GameState):
     def scores(self) -> list[float]:
         return [float(t) for t in self.totals]
 
-    def observation(self, seat: int) -> dict:
+    def observation(self, seat: int) -> dict[str, Any]:
         n = self.num_players
         self._check_seat(seat)
         tp = self._trick_phase
@@ -218,7 +221,7 @@ class HattrickState(GameState):
         leader, moves, _led, _open = tp.current_trick()
         cur = describe_trick(leader, moves, n)
 
-        def describe_done(t: tuple) -> dict:
+        def describe_done(t: tuple[Any, ...]) -> dict[str, Any]:
             d = describe_trick(t[0], t[1], n)
             res = d.pop("result")
             winners = {}

@@ -49,6 +49,7 @@ tournaments: the match also ends after this many deals, throw-ins included).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from trickcore import _core
 from trickcore._core import Rng
@@ -216,7 +217,7 @@ class Meld:
     def cards(self) -> list[int]:
         return [card_id(self.suit, r) for r in range(self.top - self.length + 1, self.top + 1)]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"kind": MELD_WORD[self.kind], "suit": SUITS[self.suit], "top": RANKS[self.top],
                 "cards": [CARD_NAMES[c] for c in self.cards], "value": self.value}
 
@@ -248,7 +249,7 @@ def decompose_melds(hand: int) -> list[Meld]:
     return out
 
 
-def meld_key(meld: Meld, trump: int, order_pos: int) -> tuple:
+def meld_key(meld: Meld, trump: int, order_pos: int) -> tuple[Any, ...]:
     """Comparison key of §5.4: kind, top card, trump suit, earlier in seat order from F."""
     return (meld.kind, meld.top, meld.suit == trump, -order_pos)
 
@@ -333,7 +334,7 @@ _MASK64 = (1 << 64) - 1
 class KlaberjassState(GameState):
     """A Klaberjass match (to a die score of ``target``)."""
 
-    def __init__(self, num_players: int, options: dict | None = None, seed: int = 0, *,
+    def __init__(self, num_players: int, options: dict[str, Any] | None = None, seed: int = 0, *,
                  deal_orders: dict[int, list[int]] | None = None):
         super().__init__(num_players, options, seed)
         n = num_players
@@ -651,7 +652,7 @@ class KlaberjassState(GameState):
             return self._trick_phase.hand(seat)
         return self._hands[seat]
 
-    def observation(self, seat: int) -> dict:
+    def observation(self, seat: int) -> dict[str, Any]:
         self._check_seat(seat)
         n = self.num_players
         in_play = self.phase == "play" and self._tp_deal == self.deal_no

@@ -14,6 +14,8 @@ Notation: rank then suit, e.g. ``AS``, ``TH`` (docs/notation.md).
 
 from __future__ import annotations
 
+from typing import Any
+
 from trickcore import _core
 from trickcore._core import Rng
 from trickcore.game import TERMINAL, GameInfo, GameState
@@ -24,7 +26,7 @@ DECK = _core.reference_deck()
 
 
 class ReferenceState(GameState):
-    def __init__(self, num_players: int = 4, options: dict | None = None, seed: int = 0):
+    def __init__(self, num_players: int = 4, options: dict[str, Any] | None = None, seed: int = 0):
         super().__init__(num_players, options, seed)
         rng = Rng(seed)
         self.trump = rng.below(4)
@@ -63,7 +65,7 @@ class ReferenceState(GameState):
     def scores(self) -> list[float]:
         return [float(t) for t in (self._tricks if self._tricks is not None else self._trick_phase.tricks_won())]
 
-    def observation(self, seat: int) -> dict:
+    def observation(self, seat: int) -> dict[str, Any]:
         self._check_seat(seat)
         tp = self._trick_phase
         leader, moves, _led, _open = tp.current_trick()
@@ -77,7 +79,7 @@ class ReferenceState(GameState):
         }
 
 
-def _describe_trick(t: tuple) -> dict:
+def _describe_trick(t: tuple[Any, ...]) -> dict[str, Any]:
     return {"leader": t[0], "cards": [DECK.move_text(m) for m in t[1]], "winner": t[2]}
 
 

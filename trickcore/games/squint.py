@@ -41,6 +41,7 @@ Card texts are shared by plays, bids and single discards: ``_parse`` uses the cu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from trickcore import _core
 from trickcore._core import Rng
@@ -158,7 +159,7 @@ class Contract:
     solo_trump: int | None = None      # choice: trumps if SOLO
     null_penalty: int | None = None    # choice: penalty suit if NULL
 
-    def public(self) -> dict:
+    def public(self) -> dict[str, Any]:
         d = {"kind": self.kind, "contractors": list(self.contractors),
              "trump": SUITS[self.trump] if self.trump != NO_SUIT else None,
              "penalty": SUITS[self.penalty] if self.penalty is not None else None}
@@ -324,7 +325,7 @@ def game_over(totals: list[int], deals_done: int, target_score: int, deal_limit:
 class SquintState(GameState):
     """One match of Squint; see the module docstring."""
 
-    def __init__(self, num_players: int = N_PLAYERS, options: dict | None = None, seed: int = 0,
+    def __init__(self, num_players: int = N_PLAYERS, options: dict[str, Any] | None = None, seed: int = 0,
                  _deal_overrides: dict[int, list[int]] | None = None):
         super().__init__(num_players, options, seed)
         # Tests may fix the pack of given deals (deal index -> d[0..51]); players never can.
@@ -605,7 +606,7 @@ class SquintState(GameState):
             return self._trick_phase.hand(seat)
         return self.hands[seat]
 
-    def observation(self, seat: int) -> dict:
+    def observation(self, seat: int) -> dict[str, Any]:
         self._check_seat(seat)
         c = self.contract
         revealed = c is not None

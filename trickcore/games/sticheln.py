@@ -41,11 +41,12 @@ Action ids and texts
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from trickcore import _core
 from trickcore._core import Rng
-from trickcore.game import GameConfigError, GameInfo, GameState, OptionSpec, TERMINAL
+from trickcore.game import TERMINAL, GameConfigError, GameInfo, GameState, OptionSpec
 from trickcore.games import register
 
 COLOURS = "RBGYNV"
@@ -116,7 +117,7 @@ def names(cards: Iterable[int]) -> list[str]:
     return [DECK.names[c] for c in cards]
 
 
-def laid_per_player(flags: dict) -> int:
+def laid_per_player(flags: dict[str, Any]) -> int:
     """k of §3.6: 0 with verspaetet, else 2 with verschaerft, else 1."""
     if flags.get("verspaetet"):
         return 0
@@ -148,7 +149,7 @@ def colour_choices(won_colours: Iterable[int], pair: bool) -> list[tuple[int, ..
     return [(a, b) for i, a in enumerate(present) for b in present[i + 1:]]
 
 
-def variant_name(flags: dict) -> str:
+def variant_name(flags: dict[str, Any]) -> str:
     on = [f for f in FLAGS if flags.get(f)]
     return "+".join(on) if on else "classic"
 
@@ -167,7 +168,7 @@ def _allowed_rulesets() -> tuple[str, ...]:
 VARIANTS = _allowed_rulesets()  # 18 names
 
 
-def variant_options(name: str) -> dict:
+def variant_options(name: str) -> dict[str, Any]:
     """Options dict of a ruleset name from GameInfo.variants, e.g. "mild+verschaerft"."""
     if name == "classic":
         return {f: False for f in FLAGS}
@@ -202,7 +203,7 @@ def _parse_card(text: str) -> int:
     return DECK.ids[t]
 
 
-def check_combination(options: dict) -> None:
+def check_combination(options: dict[str, Any]) -> None:
     """§3.6: mild + verkehrt and nebel + verspaetet are forbidden."""
     for a, b in FORBIDDEN:
         if options[a] and options[b]:
@@ -213,7 +214,7 @@ def check_combination(options: dict) -> None:
 class StichelnState(GameState):
     """A Sticheln match: ``rounds`` rounds of deal, laying out, tricks, (colour choice), scoring."""
 
-    def __init__(self, num_players: int, options: dict | None = None, seed: int = 0):
+    def __init__(self, num_players: int, options: dict[str, Any] | None = None, seed: int = 0):
         super().__init__(num_players, options, seed)   # GameInfo.validate refuses forbidden combinations
         o = self.options
         n = num_players
@@ -227,9 +228,15 @@ class StichelnState(GameState):
         self.round = 0
         self.totals = [0] * n
         self.round_scores: list[list[int]] = []
-        self.past: list[dict] = []
+        self.past: list[dict[str, Any]] = []
         self._phase = "deal"
         self._start_round()
+
+    def _specials(self, seat: int) -> tuple[int, ...]:
+        """The seat's special colour(s); called only once every seat has them (C3, V5)."""
+        special = self._special[seat]
+        assert special is not None, "special colours are read only after every seat has chosen"
+        return special
 
     # ---- flow -------------------------------------------------------------------------
     def _start_round(self) -> None:
@@ -279,7 +286,7 @@ class StichelnState(GameState):
         if self.flags["nebel"]:
             self._revealed = True
             self._emit("reveal", laid_out={str(s): names(self._laid[s]) for s in range(n)},
-                       special_colours={str(s): [COLOURS[c] for c in self._special[s]] for s in range(n)})
+                       special_colours={str(s): [COLOURS[c] for c in self._specials(s)] for s in range(n)})
         scores = []
         for s in range(n):
             laid = [(CARD_COLOUR[c], CARD_VALUE[c]) for c in self._laid[s]]
@@ -327,7 +334,8 @@ class StichelnState(GameState):
             return [CARD_PAIR + a * 128 + b for a, b in self._pairs(hand)]
         if self._phase == "colour":
             seat = self._order[self._idx]
-            opts = colour_choices((CARD_COLOUR[c] for c in cards_of(self._trick_phase.won(seat))), self.flags["verschaerft"])
+            won = cards_of(self._trick_phase.won(seat))
+            opts = colour_choices((CARD_COLOUR[c] for c in won), self.flags["verschaerft"])
             return [_colour_action(o) for o in opts]
         return []
 
@@ -394,9 +402,10 @@ class StichelnState(GameState):
                 if not self.flags["nebel"]:
                     self._revealed = True
                     self._emit("reveal", laid_out={str(s): names(self._laid[s]) for s in range(n)},
-                               special_colours={str(s): [COLOURS[c] for c in self._special[s]] for s in range(n)})
+                               special_colours={str(s): [COLOURS[c] for c in self._specials(s)] for s in range(n)})
                 self._begin_play()
         elif self._phase == "colour":
+            choice: tuple[int, ...]
             if action >= COLOUR_PAIR:
                 choice = divmod(action - COLOUR_PAIR, 6)
             else:
@@ -407,7 +416,7 @@ class StichelnState(GameState):
             self._emit("chosen", seat=seat)
             self._idx += 1
             if self._idx == len(self._order):
-                self._emit("reveal", colours={str(s): [COLOURS[c] for c in self._choices[s]]
+                self._emit("reveal", colours={str(s): [COLOURS[c] for c in self._specials(s)]
                                               for s in self._order})
                 self._finish_round()
         else:  # pragma: no cover - card plays never reach here
@@ -420,7 +429,7 @@ class StichelnState(GameState):
         return [float(t) for t in self.totals]
 
     # ---- information (§7) ---------------------------------------------------------------
-    def observation(self, seat: int) -> dict:
+    def observation(self, seat: int) -> dict[str, Any]:
         n = self.num_players
         self._check_seat(seat)
         phase = self._phase
@@ -437,11 +446,13 @@ class StichelnState(GameState):
         else:
             hands = [0] * n
         visible = self._revealed or not in_round
-        laid_out, special = [], []
+        laid_out: list[list[str] | None] = []
+        special: list[list[str] | None] = []
         for s in range(n):
             if s == seat or visible:
                 laid_out.append(names(self._laid[s]))
-                special.append([COLOURS[c] for c in self._special[s]] if self._special[s] is not None else None)
+                colours = self._special[s]
+                special.append([COLOURS[c] for c in colours] if colours is not None else None)
             else:
                 laid_out.append(None)
                 special.append(None)
@@ -479,7 +490,7 @@ class StichelnState(GameState):
             obs["tricks_won"] = tp.tricks_won()
         if phase == "colour":
             obs["colour_choice"] = [
-                [COLOURS[c] for c in self._choices[s]] if (s == seat and self._choices[s] is not None) else None
+                [COLOURS[c] for c in choices] if (s == seat and (choices := self._choices[s]) is not None) else None
                 for s in range(n)]
         return obs
 
