@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from trickcore import _core
 from tests.core.oracle import Card
+from trickcore import _core
 
 
 def _build(n_suits: int, rows: list[dict]):

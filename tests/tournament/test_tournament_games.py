@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import ROOT
+
 from tournament.cli import demo_standings_command
 from tournament.config import load_config
 from tournament.demos import demo_configs
@@ -14,8 +14,7 @@ from tournament.results import read_results
 from tournament.runner import run_tournament
 from tournament.schedule import build_schedule
 from trickcore.game import GameConfigError
-from trickcore.games import replay
-from trickcore.games import get_game, list_games
+from trickcore.games import get_game, list_games, replay
 
 DEMOS = demo_configs(ROOT / "configs")
 GAMES = ("beim-jupiter", "sticheln", "hattrick", "klaberjass", "squint")

@@ -7,6 +7,7 @@ import json
 import re
 
 from conftest import BOTS, ROOT, bot_cmd, mock, quick_doc
+
 from tournament.config import parse_config
 from tournament.results import read_results
 from tournament.runner import run_tournament
@@ -141,7 +142,8 @@ def test_feature_events_off_gets_no_events_but_complete_requests(tmp_path):
 
 
 def test_feature_events_with_a_bad_value_is_a_handshake_fault(tmp_path):
-    bots = [{"name": "odd", "command": mock("--events", "sometimes")}, {"name": "b", "command": bot_cmd("random_bot.py")}]
+    bots = [{"name": "odd", "command": mock("--events", "sometimes")},
+            {"name": "b", "command": bot_cmd("random_bot.py")}]
     run_tournament(parse_config(quick_doc(bots, time=FAST)), tmp_path / "out", check_bots=False)
     (rec,) = read_results(tmp_path / "out")
     (fault,) = rec["faults"]

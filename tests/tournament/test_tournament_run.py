@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import tomli_w
 from click.testing import CliRunner
-
 from conftest import HERE, ROOT, bot_cmd, mock, quick_doc
+
 from tournament.cli import compliance_command, match_command, tournament_command
 from tournament.config import load_config, parse_config
 from tournament.results import RESULTS_FILE, ResumeError, comparable, read_results

@@ -10,15 +10,14 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import BOTS, ROOT, quick_doc
+
 from tournament.compliance import run_compliance
 from tournament.config import parse_config
 from tournament.results import read_results
 from tournament.runner import run_tournament
 from trickcore.game import GameConfigError
-from trickcore.games import replay
-from trickcore.games import get_game
+from trickcore.games import get_game, replay
 
 C_SOURCE = BOTS / "c" / "random_bot.c"
 C_FLAGS = ["-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-O2"]

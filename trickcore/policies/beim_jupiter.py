@@ -268,7 +268,7 @@ def choose_play(obs: dict, legal: list[str]) -> str:
         dist = count_distribution(chances, left - 1)
         need = target - won
 
-        def pf(k: int) -> float:
+        def pf(k: int, dist: list[float] = dist) -> float:
             return dist[k] if 0 <= k < len(dist) else 0.0
 
         p = c * pf(need - 1) + (1 - c) * pf(need)

@@ -48,7 +48,7 @@ def by_suit(hand: list[str]) -> dict[str, list[str]]:
 def est_nt(hand: list[str]) -> float:
     """Rough tricks at no trumps for a 10-card hand among five players."""
     total = 0.0
-    for s, cards in by_suit(hand).items():
+    for cards in by_suit(hand).values():
         ranks = [rank(c) for c in cards]
         n = len(ranks)
         top = 0
@@ -97,7 +97,7 @@ def est_trump(hand: list[str], t: str) -> float:
 def misere_danger(hand: list[str]) -> float:
     """How likely the hand is forced to win a trick at no trumps (higher = worse)."""
     danger = 0.0
-    for s, cards in by_suit(hand).items():
+    for cards in by_suit(hand).values():
         ranks = sorted(rank(c) for c in cards)
         for i, r in enumerate(ranks):
             # a card is safer with many lower cards of its suit under it (it can wait)

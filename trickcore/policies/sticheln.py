@@ -77,7 +77,7 @@ class _Ctx:
         for pile in obs["won"]:
             seen.update(_card(t) for t in pile)
         seen.update(_card(t) for t in obs["trick"]["cards"])
-        for s, lo in enumerate(obs["laid_out"]):
+        for lo in obs["laid_out"]:
             if lo:
                 seen.update(_card(t) for t in lo)
         self.unseen = [(c, v) for c in self.colours for v in range(self.top + 1) if (c, v) not in seen]
@@ -136,7 +136,7 @@ def _layout(ctx: _Ctx, legal: list[str]) -> str:
         cards = [_card(t) for t in text.split("+")]
         cols = {c for c, _v in cards}
         cost = sum(colour_cost(c) for c in cols)
-        for c, v in cards:
+        for _c, v in cards:
             if ctx.verkehrt:
                 cost -= v
             elif ctx.mild:

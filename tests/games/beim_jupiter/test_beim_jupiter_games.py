@@ -69,7 +69,7 @@ def test_dealer_rotation_and_start_player():
             s = new(n, 5, first_dealer=fd)
             rng = random.Random(5)
             for r in range(1, 9):
-                play_random(s, rng, until=lambda st: st.round == r)
+                play_random(s, rng, until=lambda st, r=r: st.round == r)
                 assert s.dealer == (fd + r - 1) % n and s.start == (fd + r) % n
                 assert s.current_player() == s.start and s.decision() == "colour"
                 play_random(s, rng, until=lambda st: st.decision() == "bid")
@@ -84,7 +84,7 @@ def test_colour_cards_leave_the_deck_for_good():
     rng = random.Random(17)
     selected = 0
     for r in range(1, 9):
-        play_random(s, rng, until=lambda st: st.round == r)
+        play_random(s, rng, until=lambda st, r=r: st.round == r)
         dealt = sum(s.hand(p) for p in range(4)) | s.leftover
         assert dealt & selected == 0
         assert dealt | selected == info(4).all
@@ -276,7 +276,7 @@ def test_core_trick_counts_match_the_recorded_tricks():
     tp = s._tp
     k = [0] * 4
     pts = [0] * 4
-    for leader, moves, win, _w2, _nx, p in tp.tricks:
+    for _leader, moves, win, _w2, _nx, p in tp.tricks:
         k[win] += 1
         pts[win] += sum(info(4).value[m & 127] for m in moves)
         assert p == sum(info(4).value[m & 127] for m in moves)

@@ -44,7 +44,7 @@ def test_BJ_01_round_arithmetic():
         s = new(n, 11)
         rng = random.Random(11)
         for r, dealt, t, *decks in RULE_3_3:
-            play_random(s, rng, until=lambda st: st.round == r)
+            play_random(s, rng, until=lambda st, r=r: st.round == r)
             assert s.round == r and s.t == t and s.decision() == "colour"
             in_deck = sum(_core.cards_count(s.hand(p)) for p in range(n)) + _core.cards_count(s.leftover)
             assert in_deck == decks[(3, 4, 5).index(n)]

@@ -64,7 +64,7 @@ def check_scores_from_events(state):
             assert len(cards) == n
             piles = oracle.classify(cards)
             w0, w1, on = oracle.resolve(cards)
-            seat = lambda i: -1 if i is None else (e["leader"] + i) % n  # noqa: E731
+            seat = lambda i, e=e: -1 if i is None else (e["leader"] + i) % n  # noqa: E731
             assert e["winner"] == seat(w0)
             assert e.get("winner2", -1) == seat(w1)
             assert e.get("next_leader", e["winner"]) == seat(on)
@@ -184,9 +184,10 @@ def test_public_piles_and_last_cards():
     while state.game == 1:
         obs = [state.observation(s) for s in range(4)]
         for s in range(4):  # everything but the hand is the same for every seat
-            a = dict(obs[s]); b = dict(obs[0])
+            a, b = dict(obs[s]), dict(obs[0])
             for key in ("seat", "hand"):
-                a.pop(key); b.pop(key)
+                a.pop(key)
+                b.pop(key)
             assert a == b
         state.apply_action(rng.choice(state.legal_actions()))
     last = [e for e in state.events_for(1)[0] if e["type"] == "last_cards"]

@@ -11,7 +11,7 @@ from trickcore import _core
 from trickcore.games import hattrick as H
 
 from . import oracle
-from .helpers import crafted, cv, cid, mask, resolve
+from .helpers import cid, crafted, cv, mask, resolve
 
 
 def play_double(monkeypatch, n, texts, extra=None):

@@ -12,8 +12,16 @@ from tests.games.squint.util import bid_all, bids_of, listing, new_state
 from trickcore import _core
 from trickcore.game import competition_ranks
 from trickcore.games import squint as sq
-from trickcore.games.squint import (DECK, Contract, card_id, determine_contract, game_over, null_score,
-                                    resolve_choice, score_deal)
+from trickcore.games.squint import (
+    DECK,
+    Contract,
+    card_id,
+    determine_contract,
+    game_over,
+    null_score,
+    resolve_choice,
+    score_deal,
+)
 
 S = {c: i for i, c in enumerate("CDHS")}
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from trickcore import _core
 from trickcore.games import sticheln as S

@@ -200,7 +200,7 @@ def test_ST_25_counts(n, opts, cards, hand, aside, tricks):
         state.apply_action(state.legal_actions()[0])
     assert state._tp.tricks_left == tricks
     k = 0 if opts.get("verspaetet") else (2 if opts.get("verschaerft") else 1)
-    assert all(len(l) == k for l in state._laid)
+    assert all(len(laid) == k for laid in state._laid)
 
 
 def test_ST_26_rotation():
@@ -214,7 +214,7 @@ def test_ST_26_rotation():
                 if state.decision() == "layout":
                     assert state.current_player() == obs["leader"]
             state.apply_action(state.legal_actions()[0])
-        assert [(d, l) for _r, d, l in got] == expect
+        assert [(d, leader) for _r, d, leader in got] == expect
         # the first trick of each round is led by the round's leader
         assert len(state.round_scores) == 5
 
