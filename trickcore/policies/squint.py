@@ -264,110 +264,139 @@ def _goal(obs: dict) -> tuple[str, set[int], set[int]]:
     return "defend", aces, deuces
 
 
-def _play(obs: dict, legal: list[str]) -> str:
-    c = obs["contract"]
-    trump = c["trump"]
-    penalty = c["penalty"]
-    me = obs["seat"]
-    trick = obs["trick"]["cards"]
-    leader = obs["trick"]["leader"]
-    seats = [(leader + i) % 5 for i in range(len(trick))]
-    after_me = [(leader + i) % 5 for i in range(len(trick) + 1, 5)]
-    goal, stop, feed = _goal(obs)
-    unseen = _unseen(obs)
-    low = lambda cs: min(cs, key=lambda x: (suit(x) == trump, rank(x)))  # noqa: E731
-    high = lambda cs: max(cs, key=rank)  # noqa: E731
+class _Trick:
+    """What card play needs to know about the trick on the table and the seat's goal."""
 
-    def cheapest_discard(cs):
-        # keep trumps; throw the lowest card of the shortest other suit
-        groups = by_suit(obs["hand"])
-        non_trump = [x for x in cs if suit(x) != trump] or cs
+    def __init__(self, obs: dict, legal: list[str]) -> None:
+        c = obs["contract"]
+        self.obs, self.legal, self.contract = obs, legal, c
+        self.trump, self.penalty, self.me = c["trump"], c["penalty"], obs["seat"]
+        self.cards = obs["trick"]["cards"]
+        leader = obs["trick"]["leader"]
+        self.seats = [(leader + i) % 5 for i in range(len(self.cards))]
+        self.after_me = [(leader + i) % 5 for i in range(len(self.cards) + 1, 5)]
+        self.goal, self.stop, self.feed = _goal(obs)
+        self.unseen = _unseen(obs)
+
+    def low(self, cs: list[str]) -> str:
+        """The lowest card, trumps counted above every other suit."""
+        return min(cs, key=lambda x: (suit(x) == self.trump, rank(x)))
+
+    @staticmethod
+    def high(cs: list[str]) -> str:
+        return max(cs, key=rank)
+
+    def cheapest_discard(self, cs: list[str]) -> str:
+        """Keep trumps; throw the lowest card of the shortest other suit."""
+        groups = by_suit(self.obs["hand"])
+        non_trump = [x for x in cs if suit(x) != self.trump] or cs
         return min(non_trump, key=lambda x: (len(groups[suit(x)]), rank(x)))
 
-    if not trick:  # leading
-        masters = [x for x in legal if _is_master(x, unseen)]
-        if goal == "win":
-            if trump:
-                tm = [x for x in masters if suit(x) == trump]
-                if tm:
-                    return high(tm)
-            side = [x for x in masters if suit(x) != trump]
-            if side:
-                return high(side)
-            if masters:
-                return high(masters)
-            groups = by_suit(legal)
-            if trump and len(groups[trump]) * 2 >= len(legal):
-                return high(groups[trump])
-            return cheapest_discard(legal)
-        if goal == "lose":
-            return min(legal, key=rank)
-        if goal == "null":
-            clean_masters = [x for x in masters if suit(x) != penalty]
-            if clean_masters:
-                return high(clean_masters)
-            others = [x for x in legal if suit(x) != penalty]
-            return min(others or legal, key=rank)
-        # defend
-        if stop and masters:
-            return high(masters)
-        return min(legal, key=rank)
+    def masters(self) -> list[str]:
+        return [x for x in self.legal if _is_master(x, self.unseen)]
 
-    win_idx = _winner(trick, trump)
-    winning_seat = seats[win_idx]
-    winners = [x for x in legal if _beats(x, trick, trump)]
+
+def _play(obs: dict, legal: list[str]) -> str:
+    t = _Trick(obs, legal)
+    if not t.cards:
+        return _LEADS[t.goal](t)
+    return _follow(t)
+
+
+def _lead_win(t: _Trick) -> str:
+    legal, trump, masters = t.legal, t.trump, t.masters()
+    if trump:
+        tm = [x for x in masters if suit(x) == trump]
+        if tm:
+            return t.high(tm)
+    side = [x for x in masters if suit(x) != trump]
+    if side:
+        return t.high(side)
+    if masters:
+        return t.high(masters)
+    groups = by_suit(legal)
+    if trump and len(groups[trump]) * 2 >= len(legal):
+        return t.high(groups[trump])
+    return t.cheapest_discard(legal)
+
+
+def _lead_null(t: _Trick) -> str:
+    clean_masters = [x for x in t.masters() if suit(x) != t.penalty]
+    if clean_masters:
+        return t.high(clean_masters)
+    others = [x for x in t.legal if suit(x) != t.penalty]
+    return min(others or t.legal, key=rank)
+
+
+def _lead_defend(t: _Trick) -> str:
+    masters = t.masters()
+    if t.stop and masters:
+        return t.high(masters)
+    return min(t.legal, key=rank)
+
+
+_LEADS = {"win": _lead_win, "lose": lambda t: min(t.legal, key=rank), "null": _lead_null, "defend": _lead_defend}
+
+
+def _follow(t: _Trick) -> str:
+    legal, trick = t.legal, t.cards
+    win_idx = _winner(trick, t.trump)
+    winners = [x for x in legal if _beats(x, trick, t.trump)]
     losers = [x for x in legal if x not in winners]
     following = suit(legal[0]) == suit(trick[0]) and all(suit(x) == suit(trick[0]) for x in legal)
-    last = not after_me
-
-    if goal == "win":
-        partners = set(c["contractors"]) if c["kind"] == "duo" else set()
-        if winning_seat in partners and winning_seat != me:
-            if last or _is_master(trick[win_idx], unseen):
-                return low(legal) if following else cheapest_discard(legal)
-        if winners:
-            if last:
-                return min(winners, key=lambda x: (suit(x) == trump, rank(x)))
-            sure = [x for x in winners if _is_master(x, unseen)]
-            if sure:
-                return min(sure, key=lambda x: (suit(x) == trump, rank(x)))
-            return min(winners, key=lambda x: (suit(x) == trump, rank(x)))
-        return low(legal) if following else cheapest_discard(legal)
-
-    if goal == "lose":
+    if t.goal == "win":
+        return _follow_win(t, win_idx, winners, following)
+    if t.goal == "lose":
         if losers:
-            return high(losers)
-        return high(legal) if last else min(legal, key=rank)
+            return t.high(losers)
+        return t.high(legal) if not t.after_me else min(legal, key=rank)
+    if t.goal == "null":
+        return _follow_null(t, winners, losers, following)
+    return _follow_defend(t, t.seats[win_idx], winners, losers, following)
 
-    if goal == "null":
-        dirty = any(suit(x) == penalty for x in trick)
-        if not following:
-            pen = [x for x in legal if suit(x) == penalty]
-            if pen:
-                return high(pen)
-            return high(legal)
-        if dirty or suit(trick[0]) == penalty:
-            return high(losers) if losers else (high(legal) if last else min(legal, key=rank))
-        if winners:
-            if last:
-                return min(winners, key=rank)
-            return high(winners)
-        return min(legal, key=rank)
 
-    # defend
+def _follow_win(t: _Trick, win_idx: int, winners: list[str], following: bool) -> str:
+    legal, last = t.legal, not t.after_me
+    partners = set(t.contract["contractors"]) if t.contract["kind"] == "duo" else set()
+    winning_seat = t.seats[win_idx]
+    if winning_seat in partners and winning_seat != t.me:
+        if last or _is_master(t.cards[win_idx], t.unseen):
+            return t.low(legal) if following else t.cheapest_discard(legal)
+    if winners:
+        if last:
+            return t.low(winners)
+        sure = [x for x in winners if _is_master(x, t.unseen)]
+        return t.low(sure or winners)
+    return t.low(legal) if following else t.cheapest_discard(legal)
+
+
+def _follow_null(t: _Trick, winners: list[str], losers: list[str], following: bool) -> str:
+    legal, trick, penalty, last = t.legal, t.cards, t.penalty, not t.after_me
+    if not following:
+        pen = [x for x in legal if suit(x) == penalty]
+        return t.high(pen) if pen else t.high(legal)
+    if any(suit(x) == penalty for x in trick) or suit(trick[0]) == penalty:  # a dirty trick
+        return t.high(losers) if losers else (t.high(legal) if last else min(legal, key=rank))
+    if winners:
+        return min(winners, key=rank) if last else t.high(winners)
+    return min(legal, key=rank)
+
+
+def _follow_defend(t: _Trick, winning_seat: int, winners: list[str], losers: list[str], following: bool) -> str:
+    legal, stop, feed = t.legal, t.stop, t.feed
     if feed and not stop:
         if winning_seat in feed:
-            return high(losers) if losers else min(legal, key=rank)
-        if any(s in feed for s in after_me):
+            return t.high(losers) if losers else min(legal, key=rank)
+        if any(s in feed for s in t.after_me):
             return min(legal, key=rank)
-        return min(legal, key=rank) if following else high(legal)
+        return min(legal, key=rank) if following else t.high(legal)
     if winning_seat in stop:
         if winners:
-            return min(winners, key=lambda x: (suit(x) == trump, rank(x)))
-        return low(legal) if following else cheapest_discard(legal)
-    if any(s in stop for s in after_me) and winners:
-        return high(winners)
-    return low(legal) if following else cheapest_discard(legal)
+            return t.low(winners)
+        return t.low(legal) if following else t.cheapest_discard(legal)
+    if any(s in stop for s in t.after_me) and winners:
+        return t.high(winners)
+    return t.low(legal) if following else t.cheapest_discard(legal)
 
 
 DECIDERS = {"bid": _bid, "choice": _choice, "squint": _squint, "discard": _discard, "pass": _discard,
