@@ -41,11 +41,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from trickcore import _core
-from trickcore._core import Rng
+from trickcore._core import Rng, TrickPhase
 from trickcore.game import TERMINAL, GameConfigError, GameInfo, GameState, OptionSpec
 from trickcore.games import register
 
@@ -127,10 +127,10 @@ class DeckInfo:
                 out |= 1 << self.deck.card_id(name)
         return out
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, Any]) -> DeckInfo:
         return self
 
-    def __copy__(self):
+    def __copy__(self) -> DeckInfo:
         return self
 
 
@@ -175,14 +175,14 @@ def deal_round(rng: Rng, pool: int, n: int, r: int) -> tuple[list[int], int, int
 
 
 # ---- trump determination (rule 5.5) ----------------------------------------------------------
-def _suit_value(card) -> tuple[int, int]:
+def _suit_value(card: str | Sequence[int]) -> tuple[int, int]:
     if isinstance(card, str):
         return SUITS.index(card[0]), int(card[1:])
     s, v = card
     return int(s), int(v)
 
 
-def determine_trump(pool: Iterable) -> int | None:
+def determine_trump(pool: Iterable[str | Sequence[int]]) -> int | None:
     """Trump suit index of the open pool (rule 5.5 a-d, A-02, A-03), or None for no trump.
 
     ``pool`` holds the colour cards just revealed and the old ones lying at trick-count cards, as
@@ -267,7 +267,7 @@ class Distribution:
         return [sum(_suit_value(c)[1] for c in cards) for cards in self.won]
 
 
-def distribute(n: int, start: int, t: int, table: dict[int, Sequence[str]], bids: Sequence[str],
+def distribute(n: int, start: int, t: int, table: Mapping[int, Sequence[str]], bids: Sequence[str],
                colour: Sequence[str], tricks: Sequence[int], points: Sequence[int]) -> Distribution:
     """The end-of-round distribution (rules 7.2-7.8, A-21..A-26) and the removal of count t (8.1).
 
@@ -286,7 +286,7 @@ def distribute(n: int, start: int, t: int, table: dict[int, Sequence[str]], bids
         else:
             cats.append("A" if tricks[p] == bt else "C")        # rule 7.3
     # rule 7.4: C locks are lifted; the locked cards left are the A players' cards at T = k
-    locked = {colour[p] for p in range(n) if cats[p] == "A"}
+    locked_cards = {colour[p] for p in range(n) if cats[p] == "A"}
     lying = {T: list(cards) for T, cards in table.items()}
     won: list[list[str]] = [[] for _ in range(n)]
     removed: list[str] = []
@@ -300,12 +300,13 @@ def distribute(n: int, start: int, t: int, table: dict[int, Sequence[str]], bids
         if cats[p] is not None and tricks[p] >= 1:
             claimants.setdefault(tricks[p], []).append(p)
     picks: list[tuple[int, int, str]] = []
+    category = {p: cat for p, cat in enumerate(cats) if cat is not None}  # every claimant has one
     for T in sorted(claimants):
-        order = sorted(claimants[T], key=lambda p: (CATEGORY_ORDER[cats[p]], -points[p], (p - start) % n))
+        order = sorted(claimants[T], key=lambda p: (CATEGORY_ORDER[category[p]], -points[p], (p - start) % n))
         cards = lying.get(T, [])
         for p in order:                                         # rule 7.7, A-22, A-23
             own = colour[p]
-            avail = [c for c in cards if c not in locked or c == own]
+            avail = [c for c in cards if c not in locked_cards or c == own]
             if avail:
                 best = max(avail, key=lambda c: (_suit_value(c)[1], cats[p] == "A" and c == own,
                                                  -_suit_value(c)[0]))
@@ -313,7 +314,7 @@ def distribute(n: int, start: int, t: int, table: dict[int, Sequence[str]], bids
                 won[p].append(best)
                 picks.append((p, T, best))
             if cats[p] == "A":
-                locked.discard(own)
+                locked_cards.discard(own)
     left = {T: cards for T, cards in sorted(lying.items()) if cards}
     after = {T: list(cards) for T, cards in left.items() if T != t}
     removed.extend(left.get(t, []))                             # rule 8.1
@@ -334,10 +335,10 @@ class BeimJupiterState(GameState):
         if self.options["first_dealer"] >= n:
             raise GameConfigError(
                 f"option 'first_dealer' must be a seat 0..{n - 1} with {n} players, got {self.options['first_dealer']}")
-        self.dealer = self.options["first_dealer"]
+        self.dealer: int = self.options["first_dealer"]
         self.round = 0
         # table[T] = list of [card id, owner seat, locked] lying beside trick-count card T
-        self.table: dict[int, list[list]] = {}
+        self.table: dict[int, list[list[Any]]] = {}
         self.victory: list[list[int]] = [[] for _ in range(n)]
         self.zero_used = [False] * n
         self.removed: list[int] = []           # colour cards out of the game, in order
@@ -450,13 +451,20 @@ class BeimJupiterState(GameState):
         else:  # a card play on the checked path
             self._play_move(action)
 
+    def _colour_cards(self) -> list[int]:
+        """This round's colour cards, once every seat has chosen (rule 5.3)."""
+        cards = [c for c in self.colour if c is not None]
+        assert len(cards) == self.num_players, "colour cards are read only after every seat has chosen"
+        return cards
+
     def _reveal(self) -> None:
         d = self.info_deck
         self.revealed = True
-        for c in self.colour:
+        colour = self._colour_cards()
+        for c in colour:
             self.selected |= 1 << c
-        self._emit("reveal", cards=[d.names[c] for c in self.colour])
-        pool = [d.names[c] for c in self.colour]
+        self._emit("reveal", cards=[d.names[c] for c in colour])
+        pool: list[str | Sequence[int]] = [d.names[c] for c in colour]
         pool += [d.names[e[0]] for T in sorted(self.table) for e in self.table[T]]
         self.trump = determine_trump(pool)                       # rule 5.5
         self._emit("trump", trump=self.trump_text())
@@ -475,15 +483,18 @@ class BeimJupiterState(GameState):
         self.tricks_result, self.points_result = k, pts
         owners = {e[0]: e[1] for T in self.table for e in self.table[T]}
         table = {T: [d.names[e[0]] for e in entries] for T, entries in self.table.items() if entries}
-        res = distribute(n, self.start, self.t, table, self.bids, [d.names[c] for c in self.colour], k, pts)
+        colour = [d.names[c] for c in self._colour_cards()]
+        bids = [b for b in self.bids if b is not None]
+        assert len(bids) == n, "every seat has bid before the trick play"
+        res = distribute(n, self.start, self.t, table, bids, colour, k, pts)
         for p in range(n):
             self.victory[p].extend(d.deck.card_id(c) for c in res.won[p])
         self.removed.extend(d.deck.card_id(c) for c in res.removed)
         self.table = {T: [[d.deck.card_id(c), owners[d.deck.card_id(c)], False] for c in cards]
                       for T, cards in res.table.items()}
-        summary = {
+        summary: dict[str, Any] = {
             "round": self.round, "tricks_won": list(k), "trick_points": list(pts),
-            "bids": list(self.bids), "colour_cards": [d.names[c] for c in self.colour],
+            "bids": list(self.bids), "colour_cards": colour,
             "categories": res.categories, "picks": [list(x) for x in res.picks],
             "zero": {str(p): ok for p, ok in res.zero.items()},
             "left": [{"count": T, "cards": cards} for T, cards in res.left.items()],
@@ -498,7 +509,8 @@ class BeimJupiterState(GameState):
             self.dealer = self.start                             # rule 8.3
             self._start_round()
 
-    def _play_events(self, tp, done, pos, end_done, end_pos):
+    def _play_events(self, tp: TrickPhase, done: int, pos: int, end_done: int, end_pos: int
+                     ) -> list[dict[str, Any]]:
         out = super()._play_events(tp, done, pos, end_done, end_pos)
         for ev in out:
             if "card" in ev and ev["card"].startswith("LAMB"):
@@ -521,7 +533,7 @@ class BeimJupiterState(GameState):
             return self._tp.hand(seat)
         return self.hands[seat]
 
-    def _table_view(self) -> list[dict]:
+    def _table_view(self) -> list[dict[str, Any]]:
         """The public table (colour cards beside the trick-count cards).  It changes only with
         a bid or at the end of a round, so during the trick play every view shares one copy
         (read-only, like the described tricks)."""
@@ -539,10 +551,10 @@ class BeimJupiterState(GameState):
         n, d = self.num_players, self.info_deck
         self._check_seat(seat)
         tp = self._tp if self.phase in ("play", "over") else None
-        colour = [None] * n
-        for p in range(n):
-            if self.colour[p] is not None and (p == seat or self.revealed):
-                colour[p] = d.names[self.colour[p]]
+        colour: list[str | None] = [None] * n
+        for p, card in enumerate(self.colour):
+            if card is not None and (p == seat or self.revealed):
+                colour[p] = d.names[card]
         trick = None
         tricks = []
         if tp is not None:
