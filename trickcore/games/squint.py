@@ -40,11 +40,12 @@ Card texts are shared by plays, bids and single discards: ``_parse`` uses the cu
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from trickcore import _core
-from trickcore._core import Rng
+from trickcore._core import Rng, TrickPhase
 from trickcore.game import TERMINAL, GameInfo, GameState, OptionSpec, competition_ranks
 from trickcore.games import register
 
@@ -93,7 +94,7 @@ def card_id(text: str) -> int:
     return SUITS.index(text[1]) * 13 + RANKS.index(text[0])
 
 
-def mask(cards) -> int:
+def mask(cards: Iterable[int]) -> int:
     m = 0
     for c in cards:
         m |= 1 << c
@@ -103,7 +104,7 @@ def mask(cards) -> int:
 cards_of = _core.cards_list  # ascending card ids of a mask
 
 
-def names(cards) -> list[str]:
+def names(cards: int | Iterable[int]) -> list[str]:
     if isinstance(cards, int):
         return DECK.names_of(cards)
     return [card_name(c) for c in sorted(cards)]
@@ -160,7 +161,7 @@ class Contract:
     null_penalty: int | None = None    # choice: penalty suit if NULL
 
     def public(self) -> dict[str, Any]:
-        d = {"kind": self.kind, "contractors": list(self.contractors),
+        d: dict[str, Any] = {"kind": self.kind, "contractors": list(self.contractors),
              "trump": SUITS[self.trump] if self.trump != NO_SUIT else None,
              "penalty": SUITS[self.penalty] if self.penalty is not None else None}
         if self.kind == "multiple" or self.aces or self.deuces:
@@ -169,6 +170,7 @@ class Contract:
         if self.pattern:
             d["pattern"] = self.pattern
         if self.kind == "choice":
+            assert self.solo_trump is not None and self.null_penalty is not None, "a 4-1 choice names both"
             d["chooser"] = self.contractors[0]
             d["solo_trump"] = SUITS[self.solo_trump]
             d["null_penalty"] = SUITS[self.null_penalty]
@@ -205,7 +207,7 @@ def determine_contract(bids: list[int], dealer: int) -> Contract:
     pattern = "-".join(str(c) for c in sorted((c for c in count if c), reverse=True))
     if pattern == "5":
         pattern = "5-0"  # the rules' name (docs/rules/squint.md §5)
-    by_count = {}
+    by_count: dict[int, list[int]] = {}
     for suit in range(4):
         by_count.setdefault(count[suit], []).append(suit)
     if pattern == "2-2-1":
@@ -234,6 +236,7 @@ def resolve_choice(contract: Contract, choice: str) -> Contract:
     if contract.kind != "choice":
         raise ValueError("only a 4-1 pattern has a choice")
     if choice == "SOLO":
+        assert contract.solo_trump is not None, "a 4-1 choice names its trump suit"
         return Contract("plain", contract.contractors, trump=contract.solo_trump, pattern=contract.pattern)
     if choice == "NULL":
         return Contract("null", (), penalty=contract.null_penalty, pattern=contract.pattern)
@@ -271,7 +274,7 @@ def null_score(t: int, c: int) -> int:
     return 10 * c
 
 
-def clean_counts(tricks, penalty: int) -> list[int]:
+def clean_counts(tricks: Iterable[tuple[Any, ...]], penalty: int) -> list[int]:
     """Clean tricks per seat from ``(leader, moves, winner, ...)`` records (§8 Null)."""
     clean = [0] * N_PLAYERS
     for trick in tricks:
@@ -334,7 +337,7 @@ class SquintState(GameState):
         self.dealer = fd if fd >= 0 else Rng(seed ^ 0x5351_5549_4E54).below(N_PLAYERS)
         self.deal_no = 0           # deals completed so far; the current deal is deal_no + 1
         self.totals = [0] * N_PLAYERS
-        self.results: list[dict] = []
+        self.results: list[dict[str, Any]] = []
         self._over = False
         self._begin_deal()
 
@@ -360,31 +363,45 @@ class SquintState(GameState):
         self.discards: dict[int, list[int]] = {}  # seat -> face-down discards
         self.squint_log: list[tuple[int, str]] = []
         self.passes: list[tuple[int, int, tuple[int, int]]] = []
-        self.null_discards: tuple[int, int] | None = None
+        self.null_discards: tuple[int, ...] | None = None
         self.mult = 1
         self.duo_index = 0
         self.discard_n = 0
         self.deal_start = len(self._actions)
         self.phase = "bid"
         self.to_move = self.eldest
-        self._play_tp = None
+        self._play_tp: TrickPhase | None = None
         self._emit("deal", deal=self.deal_no + 1, dealer=D, eldest=self.eldest,
                    hand_sizes=[HAND_SIZE] * N_PLAYERS, squint=2)
         for s in range(N_PLAYERS):
             self._emit("hand", visible_to=[s], seat=s, cards=names(self.hands[s]))
 
+    @property
+    def _contract(self) -> Contract:
+        """The deal's contract, from the reveal of the bids on (§5)."""
+        contract = self.contract
+        assert contract is not None, "the contract is read only after the bids are revealed"
+        return contract
+
+    def _bid_cards(self) -> list[int]:
+        """The five bid cards, once every seat has chosen (§4)."""
+        bids = [b for b in self.bids if b is not None]
+        assert len(bids) == N_PLAYERS, "bid cards are read only after every seat has chosen"
+        return bids
+
     def _reveal(self) -> None:
-        self._emit("reveal", bids=[card_name(c) for c in self.bids])
-        self.contract = determine_contract(self.bids, self.dealer)
-        self._emit("contract", contract=self.contract.public())
-        if self.contract.kind == "choice":
+        bids = self._bid_cards()
+        self._emit("reveal", bids=[card_name(c) for c in bids])
+        contract = self.contract = determine_contract(bids, self.dealer)
+        self._emit("contract", contract=contract.public())
+        if contract.kind == "choice":
             self.phase = "choice"
-            self.to_move = self.contract.contractors[0]
+            self.to_move = contract.contractors[0]
         else:
             self._after_contract()
 
     def _after_contract(self) -> None:
-        c = self.contract
+        c = self._contract
         if c.kind in ("ace", "misere", "grand", "plain", "duo"):
             self.phase = "squint"
             self.duo_index = 0
@@ -403,22 +420,24 @@ class SquintState(GameState):
     def _start_tricks(self) -> None:
         self.phase = "play"
         self.to_move = self.eldest
+        c = self._contract
         self._emit("play_start", leader=self.eldest, multiplier=self.mult,
-                   trump=SUITS[self.contract.trump] if self.contract.trump != NO_SUIT else None,
-                   penalty=SUITS[self.contract.penalty] if self.contract.penalty is not None else None)
-        self._play_tp = self._start_play(DECK, _core.FOLLOW_SUIT, _core.WIN_TRUMP, self.contract.trump,
+                   trump=SUITS[c.trump] if c.trump != NO_SUIT else None,
+                   penalty=SUITS[c.penalty] if c.penalty is not None else None)
+        self._play_tp = self._start_play(DECK, _core.FOLLOW_SUIT, _core.WIN_TRUMP, c.trump,
                                          self.hands, self.eldest, N_TRICKS)
 
     def _play_over(self) -> None:
         tp = self._trick_phase
-        c = self.contract
+        c = self._contract
         tricks = tp.tricks_won()
-        clean = clean_counts(tp.tricks, c.penalty) if c.kind == "null" else None
+        clean = clean_counts(tp.tricks, c.penalty) if c.kind == "null" and c.penalty is not None else None
         delta = score_deal(c, tricks, clean, self.mult)
         for s in range(N_PLAYERS):
             self.totals[s] += delta[s]
         self.deal_no += 1
-        result = {"deal": self.deal_no, "dealer": self.dealer, "bids": [card_name(b) for b in self.bids],
+        result: dict[str, Any] = {"deal": self.deal_no, "dealer": self.dealer,
+                                  "bids": [card_name(b) for b in self._bid_cards()],
                   "contract": c.public(), "multiplier": self.mult, "tricks": tricks,
                   "clean": clean, "scores": delta, "totals": list(self.totals)}
         if self.null_discards is not None:
@@ -514,7 +533,7 @@ class SquintState(GameState):
         elif p == "choice":
             word = WORDS[action]
             self._emit("choice", seat=s, choice=word)
-            self.contract = resolve_choice(self.contract, word)
+            self.contract = resolve_choice(self._contract, word)
             self._emit("contract", contract=self.contract.public())
             self._after_contract()
         elif p == "squint":
@@ -538,7 +557,7 @@ class SquintState(GameState):
             raise AssertionError(f"no slow-path action in phase {p}")
 
     def _apply_squint(self, s: int, action: int) -> None:
-        c = self.contract
+        c = self._contract
         word = WORDS[action]
         self.squint_log.append((s, word))
         self._emit("squint", seat=s, choice=word)
@@ -570,18 +589,19 @@ class SquintState(GameState):
         if self.duo_index == 0:
             self.duo_index = 1
             self.phase = "squint"
-            self.to_move = self.contract.contractors[1]
+            self.to_move = self._contract.contractors[1]
         else:
             self.mult = 2 if all(w == "HAND" for _s, w in self.squint_log) else 1
             self._start_tricks()
 
     def _apply_discard(self, s: int, action: int) -> None:
+        cards: tuple[int, ...]
         if self.discard_n == 1:
             cards = (action - DISCARD1_BASE,)
         else:
             cards = pair_cards(action)
         self.hands[s] &= ~mask(cards)
-        if self.contract.kind == "null":  # the dealer's face-up discards
+        if self._contract.kind == "null":  # the dealer's face-up discards
             self.null_discards = tuple(cards)
             self._emit("null_discard", seat=s, cards=names(cards))
             self._start_tricks()
@@ -589,7 +609,7 @@ class SquintState(GameState):
         self.discards[s] = list(cards)
         self._emit("discarded", seat=s, count=len(cards))
         self._emit("discard", visible_to=[s], seat=s, cards=names(cards))
-        if self.contract.kind == "duo":
+        if self._contract.kind == "duo":
             self._next_duo_partner()
         else:
             self._start_tricks()
@@ -618,9 +638,9 @@ class SquintState(GameState):
             "target_score": self.options["target_score"], "deal_limit": self.options["deal_limit"],
             "hand": names(self._hand_now(seat)),
             "hand_sizes": [_core.cards_count(self._hand_now(s)) for s in range(N_PLAYERS)],
-            "bid": card_name(self.bids[seat]) if self.bids[seat] is not None else None,
+            "bid": card_name(own) if (own := self.bids[seat]) is not None else None,
             "bids_chosen": [b is not None for b in self.bids],
-            "bids": [card_name(b) for b in self.bids] if revealed else None,
+            "bids": [card_name(b) for b in self._bid_cards()] if revealed else None,
             "contract": c.public() if c is not None else None,
             "squint_decisions": [{"seat": s, "choice": w} for s, w in self.squint_log],
             "multiplier": self.mult,
@@ -639,7 +659,7 @@ class SquintState(GameState):
             obs["tricks"] = self._described_tricks(
                 tp, lambda t: {"leader": t[0], "cards": [card_name(m) for m in t[1]], "winner": t[2]})
             obs["tricks_won"] = tp.tricks_won()
-            if c.kind == "null":
+            if c is not None and c.kind == "null" and c.penalty is not None:
                 obs["clean_tricks"] = clean_counts(done, c.penalty)
         else:
             obs["trick"] = None
