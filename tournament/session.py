@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from tournament import wire
 from tournament.config import BotConfig, TournamentConfig
