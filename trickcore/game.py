@@ -113,7 +113,8 @@ class GameInfo:
     factory: Callable[..., GameState]
     summary: str = ""
     variants: tuple[str, ...] = ()
-    teams: Callable[[int], tuple[tuple[int, ...], ...]] | None = None
+    #: Partnerships for a player count (None: everyone plays for himself at that count).
+    teams: Callable[[int], tuple[tuple[int, ...], ...] | None] | None = None
     #: Checks combinations of options (raise GameConfigError); runs in resolve_options, so
     #: the tournament runner rejects a bad combination when it reads the config.
     validate: Callable[[Options], None] | None = None

@@ -48,6 +48,7 @@ tournaments: the match also ends after this many deals, throw-ins included).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,7 +88,7 @@ def card_points(card: int, trump: int | None) -> int:
     return TRUMP_POINTS[r] if trump is not None and suit_of(card) == trump else PLAIN_POINTS[r]
 
 
-def _build_deck(trump: int | None):
+def _build_deck(trump: int | None) -> _core.Deck:
     deck = _core.Deck(4)
     for s in range(4):
         for r in range(8):
@@ -100,20 +101,20 @@ def _build_deck(trump: int | None):
 PLAIN_DECK = _build_deck(None)
 DECKS = tuple(_build_deck(t) for t in range(4))
 ALL = (1 << N_CARDS) - 1
-CARD_NAMES = tuple(PLAIN_DECK.name(c) for c in range(N_CARDS))
+CARD_NAMES: tuple[str, ...] = tuple(PLAIN_DECK.name(c) for c in range(N_CARDS))
 
 
 bits = _core.cards_list  # ascending card ids of a mask
 
 
-def mask_of(cards) -> int:
+def mask_of(cards: Iterable[int]) -> int:
     m = 0
     for c in cards:
         m |= 1 << c
     return m
 
 
-def names(mask_or_cards) -> list[str]:
+def names(mask_or_cards: int | Iterable[int]) -> list[str]:
     if isinstance(mask_or_cards, int):
         return PLAIN_DECK.names_of(mask_or_cards)  # the same names as CARD_NAMES, in one call
     return [CARD_NAMES[c] for c in sorted(mask_or_cards)]
@@ -164,12 +165,12 @@ def deal_layout(n: int) -> Layout:
             hands.append(tuple(h))
         return Layout(tuple(hands), ((),) * 4, 30, (), 8)
     if n == 3:
-        hands = tuple(tuple(range(3 * k, 3 * k + 3)) + tuple(range(9 + 3 * k, 12 + 3 * k))
+        three = tuple(tuple(range(3 * k, 3 * k + 3)) + tuple(range(9 + 3 * k, 12 + 3 * k))
                       + tuple(range(18 + 3 * k, 21 + 3 * k)) for k in range(3))
-        return Layout(hands, ((),) * 3, 27, tuple(range(27, 32)), 9)
+        return Layout(three, ((),) * 3, 27, tuple(range(27, 32)), 9)
     if n == 2:
-        hands = ((0, 1, 2, 6, 7, 8), (3, 4, 5, 9, 10, 11))
-        return Layout(hands, ((12, 13, 14), (15, 16, 17)), 18, tuple(range(18, 32)), 9)
+        two = ((0, 1, 2, 6, 7, 8), (3, 4, 5, 9, 10, 11))
+        return Layout(two, ((12, 13, 14), (15, 16, 17)), 18, tuple(range(18, 32)), 9)
     raise ValueError(f"Klaberjass is played by 2, 3 or 4 players, not {n}")
 
 
@@ -254,7 +255,7 @@ def meld_key(meld: Meld, trump: int, order_pos: int) -> tuple[Any, ...]:
     return (meld.kind, meld.top, meld.suit == trump, -order_pos)
 
 
-def best_meld(declared: dict[int, list[Meld]], trump: int, n: int, dealer: int):
+def best_meld(declared: dict[int, list[Meld]], trump: int, n: int, dealer: int) -> tuple[int, Meld] | None:
     """(seat, meld) of the best declared meld (§5.4), or None if nobody declared."""
     order = seat_order(n, dealer)
     best = None
@@ -346,7 +347,7 @@ class KlaberjassState(GameState):
         self.dealer = Rng(seed).below(n) if fd < 0 else fd
         self.dice = [0] * n_sides(n)
         self.deal_no = 0            # deals begun, throw-ins included
-        self.results: list[dict] = []   # public summaries of finished deals (and throw-ins)
+        self.results: list[dict[str, Any]] = []   # public summaries of finished deals (and throw-ins)
         self.phase = ""
         self._over = False
         self._begin_deal()
@@ -430,21 +431,35 @@ class KlaberjassState(GameState):
                 return
         self._begin_melds()
 
+    @property
+    def _trump(self) -> int:
+        """The trump suit, once it is fixed (§4.3)."""
+        trump = self.trump
+        assert trump is not None, "trump is read only after it is fixed"
+        return trump
+
+    @property
+    def _declarer(self) -> int:
+        """The seat that fixed trump (§4.2)."""
+        declarer = self.declarer
+        assert declarer is not None, "the declarer is read only after trump is fixed"
+        return declarer
+
     def _begin_melds(self) -> None:
         self._melds = {s: decompose_melds(self._hands[s]) for s in range(self.num_players)}
         self._ask("meld", self._seats)
 
     def _melds_done(self) -> None:
         n = self.num_players
-        self.best = best_meld(self.declared, self.trump, n, self.dealer)
-        self.meld_pts = meld_points(self.declared, self.trump, n, self.dealer)
+        self.best = best_meld(self.declared, self._trump, n, self.dealer)
+        self.meld_pts = meld_points(self.declared, self._trump, n, self.dealer)
         self._emit("meld_result", best=None if self.best is None else
                    {"seat": self.best[0], **self.best[1].to_dict()}, points=list(self.meld_pts))
-        ts = side_of(n, self.declarer)
+        ts = side_of(n, self._declarer)
         self._ask("kontra", [s for s in self._seats if side_of(n, s) != ts])
 
     def _begin_play(self) -> None:
-        n, trump = self.num_players, self.trump
+        n, trump = self.num_players, self._trump
         self.phase = "play"
         self._tp_deal = self.deal_no
         hands = list(self._hands)
@@ -464,20 +479,21 @@ class KlaberjassState(GameState):
         if h is None or tp.over or tp.to_move != h:
             return []
         legal = tp.legal_cards()
-        return [A_BELLE + c for c in (card_id(self.trump, RQ), card_id(self.trump, RK)) if legal >> c & 1]
+        return [A_BELLE + c for c in (card_id(self._trump, RQ), card_id(self._trump, RK)) if legal >> c & 1]
 
     def _play_over(self) -> None:
-        n, tp, trump = self.num_players, self._tp, self.trump
+        n, tp, trump = self.num_players, self._trick_phase, self._trump
         pts = side_points(n, [tp.won(s) for s in range(n)], trump, tp.last_winner, self.meld_pts,
                           None if self.belle is None else self.belle[0])
-        success, steps = deal_steps(n, self.declarer, pts["points"], self.mult)
+        success, steps = deal_steps(n, self._declarer, pts["points"], self.mult)
         target = self.options["target"]
         self.dice = advance_dice(self.dice, steps, target)
         old_dealer = self.dealer
         self.dealer = next_dealer(n, self.dealer, steps)
-        result = {"deal": self.deal_no, "dealer": old_dealer, "trump": SUITS[trump], "declarer": self.declarer,
-                  "multiplier": self.mult, **pts, "success": success,
-                  "steps": steps, "dice": list(self.dice), "next_dealer": self.dealer}
+        result: dict[str, Any] = {
+            "deal": self.deal_no, "dealer": old_dealer, "trump": SUITS[trump], "declarer": self.declarer,
+            "multiplier": self.mult, **pts, "success": success,
+            "steps": steps, "dice": list(self.dice), "next_dealer": self.dealer}
         self.results.append(result)
         self._emit("deal_end", **result)
         self.deal_no += 1
@@ -585,6 +601,7 @@ class KlaberjassState(GameState):
             if action == A_BESSER:
                 self._trump_fixed(CLUBS, seat)
             elif not self._advance():
+                assert self.kleines is not None, "a besser round follows a Kleines"
                 self._ask("name", [self.kleines])
         elif ph == "name":
             self._trump_fixed(action - A_NAME, seat)
@@ -612,7 +629,7 @@ class KlaberjassState(GameState):
             self._emit("double", round="kontra", seat=seat, call=word)
             if action == A_KONTRA:
                 self.mult = 2
-                ts = side_of(n, self.declarer)
+                ts = side_of(n, self._declarer)
                 self._ask("re", [s for s in self._seats if side_of(n, s) == ts])
             elif not self._advance():
                 self._begin_play()
@@ -637,7 +654,7 @@ class KlaberjassState(GameState):
             self._emit("belle", seat=seat, card=CARD_NAMES[card])
         holder = self._belle_holder
         self._play_move(card)
-        if deal == self.deal_no and holder == seat and card in (card_id(self.trump, RK), card_id(self.trump, RQ)):
+        if deal == self.deal_no and holder == seat and card in (card_id(self._trump, RK), card_id(self._trump, RQ)):
             self._belle_holder = None       # the first Belle card is out: Belle is settled
             if not tp.over:
                 self._fast = True
@@ -729,7 +746,7 @@ class KlaberjassState(GameState):
         return out
 
 
-def _teams(n: int):
+def _teams(n: int) -> tuple[tuple[int, ...], ...] | None:
     return ((0, 2), (1, 3)) if n == 4 else None
 
 
