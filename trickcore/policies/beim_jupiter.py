@@ -18,6 +18,7 @@ would (the tournament's heuristic bot calls it).  The idea:
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from trickcore import _core
 from trickcore.games import beim_jupiter as BJ
@@ -85,7 +86,7 @@ def trick_winner_index(cards: list[tuple[str, int | None]], trump: str | None, n
 
 
 # ---- what is still unseen --------------------------------------------------------------------
-def unseen_cards(obs: dict) -> list[str]:
+def unseen_cards(obs: dict[str, Any]) -> list[str]:
     """Cards this seat has not seen this round (other hands plus the left-over card)."""
     n = obs["players"]
     gone = set()
@@ -146,7 +147,7 @@ def count_distribution(chances: list[float], t: int) -> list[float]:
 
 
 # ---- decisions -------------------------------------------------------------------------------
-def choose_colour(obs: dict, legal: list[str]) -> str:
+def choose_colour(obs: dict[str, Any], legal: list[str]) -> str:
     hand = obs["hand"]
     table_suits = {s: 0 for s in SUITS}
     for entry in obs["table"]:
@@ -162,7 +163,7 @@ def choose_colour(obs: dict, legal: list[str]) -> str:
     return max(legal, key=lambda c: (score(c), value(c), c))
 
 
-def bid_prizes(obs: dict, own: str) -> dict[int, float]:
+def bid_prizes(obs: dict[str, Any], own: str) -> dict[int, float]:
     prizes = {}
     for entry in obs["table"]:
         best = value(own)
@@ -173,7 +174,7 @@ def bid_prizes(obs: dict, own: str) -> dict[int, float]:
     return prizes
 
 
-def choose_bid(obs: dict, legal: list[str]) -> str:
+def choose_bid(obs: dict[str, Any], legal: list[str]) -> str:
     n, t = obs["players"], obs["tricks_this_round"]
     trump = obs["trump"] if obs["trump"] not in (None, "none") else None
     hand = obs["hand"]
@@ -198,14 +199,14 @@ def choose_bid(obs: dict, legal: list[str]) -> str:
     return text if text in legal else str(best_t)
 
 
-def target_of(obs: dict) -> int:
+def target_of(obs: dict[str, Any]) -> int:
     bid = obs["bids"][obs["seat"]]
     if bid is None or bid == "ZERO":
         return 0
     return int(bid.split("+")[0])
 
 
-def beat_chance(move: str, obs: dict, unseen: list[str]) -> float:
+def beat_chance(move: str, obs: dict[str, Any], unseen: list[str]) -> float:
     """Chance that playing ``move`` now wins the trick."""
     n, seat = obs["players"], obs["seat"]
     trump = obs["trump"] if obs["trump"] not in (None, "none") else None
@@ -247,7 +248,7 @@ def _decl_order(move: str, want_high: bool) -> int:
     return (0 if decl == GOD_HIGH else 1) if want_high else (0 if decl == 0 else 1)
 
 
-def choose_play(obs: dict, legal: list[str]) -> str:
+def choose_play(obs: dict[str, Any], legal: list[str]) -> str:
     """Pick the move that maximises the chance to end with exactly the target trick count."""
     n, seat = obs["players"], obs["seat"]
     trump = obs["trump"] if obs["trump"] not in (None, "none") else None
@@ -281,7 +282,7 @@ def choose_play(obs: dict, legal: list[str]) -> str:
 DECIDERS = {"colour": choose_colour, "bid": choose_bid, "play": choose_play}
 
 
-def choose(observation: dict, legal: list[str], rng: random.Random | None = None) -> str:
+def choose(observation: dict[str, Any], legal: list[str], rng: random.Random | None = None) -> str:
     """The heuristic's choice among ``legal`` for the seat of ``observation``.  An error in
     the policy propagates (the bundled heuristic bot, not the policy, decides what a policy
     bug costs at a tournament)."""

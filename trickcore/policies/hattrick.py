@@ -16,6 +16,7 @@ A small "keep" term holds back high cards of the own best colour for later.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from trickcore import _core
 from trickcore.games import hattrick as H
@@ -33,7 +34,7 @@ def _f(counts) -> int:
     return H.game_score(*counts, 0)
 
 
-def choose(observation: dict, legal: list[str], rng: random.Random | None = None) -> str:
+def choose(observation: dict[str, Any], legal: list[str], rng: random.Random | None = None) -> str:
     if len(legal) == 1:
         return legal[0]
     rng = rng or random.Random(0)

@@ -17,6 +17,7 @@ Works from the observation alone (trickcore.games.klaberjass ``observation``), a
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from trickcore import _core
 from trickcore.games import klaberjass as KJ
@@ -91,7 +92,7 @@ def _melds_value(hand: list[str]) -> int:
     return total
 
 
-def _played(obs: dict) -> set[str]:
+def _played(obs: dict[str, Any]) -> set[str]:
     out = set()
     for t in obs.get("tricks") or []:
         out.update(t["cards"])
@@ -100,18 +101,18 @@ def _played(obs: dict) -> set[str]:
     return out
 
 
-def _partners(obs: dict) -> set[int]:
+def _partners(obs: dict[str, Any]) -> set[int]:
     n, seat = obs["players"], obs["seat"]
     if n == 4:
         return {seat, (seat + 2) % 4}
     return {seat}
 
 
-def _trump_side(obs: dict) -> set[int]:
+def _trump_side(obs: dict[str, Any]) -> set[int]:
     return set(obs.get("trump_side") or [])
 
 
-def _bid_threshold(obs: dict) -> int:
+def _bid_threshold(obs: dict[str, Any]) -> int:
     n = obs["players"]
     t = THRESHOLD[n]
     if n == 2 and obs.get("packet"):
@@ -119,7 +120,7 @@ def _bid_threshold(obs: dict) -> int:
     return t
 
 
-def _choose_trump_phase(obs: dict, legal: list[str]) -> str:
+def _choose_trump_phase(obs: dict[str, Any], legal: list[str]) -> str:
     hand = obs["hand"] + ([obs["turned"]] if obs["players"] == 4 and obs["seat"] == obs["dealer"]
                           and obs["turned"] not in obs["hand"] else [])
     t = obs["turned_suit"]
@@ -162,7 +163,7 @@ def _is_top(card: str, trump: str, gone: set[str]) -> bool:
     return all((r + card[1]) in gone for r in RANKS if _strength(r + card[1], trump) > own)
 
 
-def _play(obs: dict, cards: list[str]) -> str:
+def _play(obs: dict[str, Any], cards: list[str]) -> str:
     trump = obs["trump"]
     hand = obs["hand"]
     n = obs["players"]
@@ -215,7 +216,7 @@ def _play(obs: dict, cards: list[str]) -> str:
     return min(cards, key=cheap)
 
 
-def choose(observation: dict, legal: list[str], rng: random.Random | None = None) -> str:
+def choose(observation: dict[str, Any], legal: list[str], rng: random.Random | None = None) -> str:
     obs = observation
     if len(legal) == 1:
         return legal[0]

@@ -18,6 +18,7 @@ would.  The ideas, by decision:
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from trickcore import _core
 from trickcore.games import squint as SQ
@@ -129,7 +130,7 @@ HAND_PLAY = {"ace": 6.0, "grand": 5.5, "plain": 4.5, "duo": 4.5}
 
 
 # ---- decisions ------------------------------------------------------------------------------
-def _bid(obs: dict, legal: list[str]) -> str:
+def _bid(obs: dict[str, Any], legal: list[str]) -> str:
     hand = obs["hand"]
     nt = est_nt(hand)
     aces = [c for c in legal if c[0] == "A"]
@@ -162,7 +163,7 @@ def _bid(obs: dict, legal: list[str]) -> str:
     return max(options)[1] if options else legal[0]
 
 
-def _contract_eval(obs: dict, hand: list[str]) -> float:
+def _contract_eval(obs: dict[str, Any], hand: list[str]) -> float:
     """Estimated tricks toward the contractor's goal (for the misère: minus the danger)."""
     c = obs["contract"]
     kind = c["kind"]
@@ -175,7 +176,7 @@ def _contract_eval(obs: dict, hand: list[str]) -> float:
     return est_trump(hand, c["trump"])
 
 
-def _squint(obs: dict, legal: list[str]) -> str:
+def _squint(obs: dict[str, Any], legal: list[str]) -> str:
     c = obs["contract"]
     hand = obs["hand"]
     kind = c["kind"]
@@ -186,12 +187,12 @@ def _squint(obs: dict, legal: list[str]) -> str:
     return "HAND" if e >= need else "TAKE"
 
 
-def _choice(obs: dict, legal: list[str]) -> str:
+def _choice(obs: dict[str, Any], legal: list[str]) -> str:
     c = obs["contract"]
     return "SOLO" if est_trump(obs["hand"], c["solo_trump"]) >= SOLO_CHOICE else "NULL"
 
 
-def _discard(obs: dict, legal: list[str]) -> str:
+def _discard(obs: dict[str, Any], legal: list[str]) -> str:
     hand = obs["hand"]
     c = obs["contract"]
     kind = c["kind"]
@@ -230,7 +231,7 @@ def _beats(card: str, cards: list[str], trump: str | None) -> bool:
     return tricks.takes_lead(*_rules(trump), [SQ.DECK.card_id(c) for c in cards], SQ.DECK.card_id(card))
 
 
-def _unseen(obs: dict) -> set[str]:
+def _unseen(obs: dict[str, Any]) -> set[str]:
     seen = set(obs["hand"])
     for t in obs.get("tricks", []):
         seen.update(t["cards"])
@@ -245,7 +246,7 @@ def _is_master(card: str, unseen: set[str]) -> bool:
     return all(rank(u) < rank(card) for u in unseen if suit(u) == suit(card))
 
 
-def _goal(obs: dict) -> tuple[str, set[int], set[int]]:
+def _goal(obs: dict[str, Any]) -> tuple[str, set[int], set[int]]:
     """(goal, seats to stop, seats to feed): goal is win / lose / null / defend."""
     c = obs["contract"]
     me = obs["seat"]
@@ -267,7 +268,7 @@ def _goal(obs: dict) -> tuple[str, set[int], set[int]]:
 class _Trick:
     """What card play needs to know about the trick on the table and the seat's goal."""
 
-    def __init__(self, obs: dict, legal: list[str]) -> None:
+    def __init__(self, obs: dict[str, Any], legal: list[str]) -> None:
         c = obs["contract"]
         self.obs, self.legal, self.contract = obs, legal, c
         self.trump, self.penalty, self.me = c["trump"], c["penalty"], obs["seat"]
@@ -296,7 +297,7 @@ class _Trick:
         return [x for x in self.legal if _is_master(x, self.unseen)]
 
 
-def _play(obs: dict, legal: list[str]) -> str:
+def _play(obs: dict[str, Any], legal: list[str]) -> str:
     t = _Trick(obs, legal)
     if not t.cards:
         return _LEADS[t.goal](t)
@@ -403,14 +404,14 @@ DECIDERS = {"bid": _bid, "choice": _choice, "squint": _squint, "discard": _disca
             "play": _play}
 
 
-def decide(observation: dict, legal: list[str]) -> str:
+def decide(observation: dict[str, Any], legal: list[str]) -> str:
     """The heuristic's choice (raises on an observation it does not understand)."""
     if len(legal) == 1:
         return legal[0]
     return DECIDERS[observation["decision"]](observation, legal)
 
 
-def choose(observation: dict, legal: list[str], rng: random.Random | None = None) -> str:
+def choose(observation: dict[str, Any], legal: list[str], rng: random.Random | None = None) -> str:
     """The heuristic's choice among ``legal`` (texts) for the seat of ``observation``.  An
     error in the policy propagates, and so does a choice outside ``legal``: the bundled
     heuristic bot, not the policy, decides what a policy bug costs at a tournament."""

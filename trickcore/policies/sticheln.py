@@ -20,6 +20,7 @@ Works from the observation alone (trickcore.games.sticheln, rules §7.1), as a b
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from trickcore import _core
 from trickcore.games import sticheln as ST
@@ -59,7 +60,7 @@ def _beats(card, trick, low) -> bool:
 
 
 class _Ctx:
-    def __init__(self, obs: dict):
+    def __init__(self, obs: dict[str, Any]):
         self.obs = obs
         self.seat = obs["seat"]
         self.n = obs["players"]
@@ -185,7 +186,7 @@ def _play(ctx: _Ctx, legal: list[str], rng: random.Random) -> str:
     return best
 
 
-def choose(observation: dict, legal: list[str], rng: random.Random | None = None) -> str:
+def choose(observation: dict[str, Any], legal: list[str], rng: random.Random | None = None) -> str:
     if len(legal) == 1:
         return legal[0]
     rng = rng or random.Random(0)
