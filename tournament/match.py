@@ -235,7 +235,8 @@ class GameRun:
         ready in parallel."""
         cfg, state, job = self.config, self.state, self.job
         teams = cfg.game_info.teams(cfg.players) if cfg.game_info.teams is not None else None
-        settings = {"decision_ms": cfg.time.decision_ms, "game_ms": cfg.time.game_ms,
+        # Milliseconds as JSON numbers with a fraction, like time.decision_ms in every request.
+        settings = {"decision_ms": float(cfg.time.decision_ms), "game_ms": float(cfg.time.game_ms),
                     "forced": "auto" if cfg.auto_play_forced else "ask", "protocol": wire.PROTOCOL_VERSION}
         barriers = {}
         for seat, st in enumerate(self.seats):

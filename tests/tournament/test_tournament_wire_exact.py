@@ -55,3 +55,21 @@ def test_ids_and_tokens_count_per_process_from_one(tmp_path):
         tokens = [int(w[1]) for w in words if w[0] == "isready"]
         assert sum(w[0] == "newgame" for w in words) >= 2  # one process, several games
         assert ids == list(range(1, len(ids) + 1)) and tokens == list(range(1, len(tokens) + 1))
+
+
+def test_times_are_milliseconds_with_a_fraction_in_newgame_and_request(tmp_path):
+    """settings.decision_ms / game_ms in newgame and time.decision_ms in a request are JSON
+    numbers with a fraction (docs/protocol.md sections 2.4 and 2.6), whatever the TOML wrote."""
+    from conftest import mock, quick_doc
+
+    from tournament.config import parse_config
+    from tournament.runner import run_tournament
+
+    fast = {"startup_ms": 3000, "ready_ms": 1000, "decision_ms": 1000, "shutdown_ms": 100, "game_ms": 60000}
+    bots = [{"name": f"rec{i}", "command": mock("--record", str(tmp_path / f"rec{i}.txt"))} for i in range(2)]
+    run_tournament(parse_config(quick_doc(bots, players=2, time=fast)), tmp_path / "out", check_bots=False)
+    lines = (tmp_path / "rec0.txt").read_text().splitlines()
+    newgame = next(line for line in lines if line.startswith("newgame "))
+    request = next(line for line in lines if line.startswith("request "))
+    assert '"decision_ms":1000.0' in newgame and '"game_ms":60000.0' in newgame
+    assert '"decision_ms":1000.0' in request
