@@ -104,6 +104,9 @@ class SeatState:
     session: BotSession | None
     reachable: bool = False  # may be sent requests (started, handshake done, not crashed or stalled)
     forfeited: str | None = None  # why, once the seat has forfeited
+    # (fault class, why) once the bot cannot be asked for the rest of the game: each of its
+    # later decisions counts as a fault of that class, so its policy (and forfeit_after) applies
+    removed: tuple[str, str] | None = None
     faults: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     think_s: float = 0.0
 
@@ -154,6 +157,7 @@ class Table:
                 except BotFault as f:
                     game.fault(seat, f.cls, f.detail)
                     st.session = None
+                    st.removed = (f.cls, f.detail)
                     continue
             st.session.set_io_sink(game.transcript.sink(seat))
             st.reachable = True
@@ -165,6 +169,7 @@ class Table:
                 self.sessions[st.bot] = st.session
             except BotFault as f:
                 st.reachable = False
+                st.removed = (f.cls, f.detail)
                 game.fault(seat, f.cls, f.detail)
                 st.session.kill()
 
@@ -209,10 +214,12 @@ class GameRun:
                                "action_index": len(self.actions) if self.state is not None else None})
         self.transcript.note(seat, f"fault {cls} ({outcome}): {detail}")
 
-    def unreachable(self, seat: int, why: str) -> None:
-        """The bot can no longer be asked in this game; the table restarts it for the next."""
+    def unreachable(self, seat: int, cls: str, why: str) -> None:
+        """The bot can no longer be asked in this game; the table restarts it for the next.
+        Its later decisions in this game count as faults of ``cls`` (the fault that removed it)."""
         st = self.seats[seat]
         st.reachable = False
+        st.removed = (cls, why)
         self.transcript.note(seat, f"bot unreachable for the rest of the game: {why}")
         if st.session is not None:
             st.session.kill()
@@ -250,7 +257,7 @@ class GameRun:
                 self.seats[seat].session.barrier_wait(pending)
             except BotFault as f:
                 self.fault(seat, f.cls, f"readiness barrier after newgame: {f.detail}")
-                self.unreachable(seat, f.detail)
+                self.unreachable(seat, f.cls, f.detail)
 
     def _deliver(self, seat: int, *extra: str) -> None:
         """A seat's new events (and any extra lines) in one write; an unreachable seat's events
@@ -291,6 +298,11 @@ class GameRun:
                 # The seat's pending events travel with its request, in the same write.
                 chosen = self._ask(seat, legal, entry, feed.pending(seat) if events_on else no_events, after_send)
                 applied = chosen is not None
+            elif st.removed is not None and st.forfeited is None:
+                # A bot that hangs must not do better than one that crashes: every decision it
+                # cannot be asked is a fault of the class that removed it, under that policy.
+                cls, why = st.removed
+                self.fault(seat, cls, f"removed for the rest of the game: {why}")
             if chosen is None:
                 # Reproducible substitute: the same game and position always get the same move.
                 chosen = random.Random(f"{job.seed}:{job.job_id}:{len(actions)}").choice(legal)
@@ -345,14 +357,14 @@ class GameRun:
             entry["ms"] = round(budget_s * 1000, 3)
         self.fault(seat, f.cls, f.detail)
         if f.cls == "crash":
-            self.unreachable(seat, f.detail)
+            self.unreachable(seat, f.cls, f.detail)
         elif f.cls == "timeout":
             # A bot that is merely slow answers the barrier after its late reply; one that
             # hangs does not, and is killed instead of costing a timeout per decision.
             try:
                 st.session.barrier()
             except BotFault as g:
-                self.unreachable(seat, f"stalled after a timeout ({g.detail})")
+                self.unreachable(seat, "timeout", f"stalled after a timeout ({g.detail})")
 
     def _apply_reply(self, seat: int, text: str, legal: list[str], entry: dict) -> str | None:
         state = self.state
@@ -397,6 +409,8 @@ class GameRun:
             "result": {"scores": result_scores, "ranks": result_ranks},
             "faults": self.fault_log,
             "fault_counts": [dict(st.faults) for st in seats],
+            "removed": {str(seat): {"class": st.removed[0], "detail": st.removed[1]}
+                        for seat, st in enumerate(seats) if st.removed is not None},
             "actions": actions,
             "notes": notes, "bot_info": bot_info,
             "think_ms": [round(st.think_s * 1000, 3) for st in seats],

@@ -58,19 +58,28 @@ def test_crash_forfeits_by_default_and_bot_restarts(tmp_path):
 
 def test_crash_with_substitute_policy(tmp_path):
     _, (rec,) = run(tmp_path, ["--crash", "--at", "2"], failures={"crash": {"action": "substitute"}})
-    (f,) = faults(rec, "crash")
-    assert f["outcome"] == "substitute"
-    assert rec["forfeited"] == []
+    first, *later = faults(rec, "crash")
+    assert first["outcome"] == "substitute" and rec["forfeited"] == []
+    # Every later decision of the removed bot is a crash fault too, substituted under the policy.
+    seat = bad_seat(rec)
+    assert len(later) == sum(1 for a in rec["actions"] if a["seat"] == seat) - 2  # asked twice, the 2nd crashed
+    assert all(f["outcome"] == "substitute" and "removed for the rest of the game" in f["detail"] for f in later)
+    assert rec["removed"][str(seat)]["class"] == "crash"
 
 
 def test_hang_times_out_and_is_killed(tmp_path):
     _, (rec,) = run(tmp_path, ["--hang", "--at", "2"], time=SHORT)
-    (f,) = faults(rec)
-    assert f["class"] == "timeout" and f["outcome"] == "substitute"
-    assert "within 300 ms" in f["detail"]
+    first, *later = faults(rec)
+    assert first["class"] == "timeout" and first["outcome"] == "substitute"
+    assert "within 300 ms" in first["detail"]
     seat = bad_seat(rec)
-    # After the failed barrier it is not asked again (one timeout, not one per decision).
+    # After the failed barrier it is not asked again (one wait, not one per decision) ...
     assert [a["by"] for a in rec["actions"] if a["seat"] == seat] == ["bot"] + ["substitute"] * 4
+    # ... but it does not get off lighter than a crashed bot: each decision it cannot be asked
+    # is a timeout under the policy (forfeit_after = 3), and the record says it was removed.
+    assert [(f["class"], f["outcome"]) for f in later] == [("timeout", "substitute"), ("timeout", "forfeit")]
+    assert all("removed for the rest of the game: stalled after a timeout" in f["detail"] for f in later)
+    assert rec["forfeited"] == [seat] and rec["removed"][str(seat)]["class"] == "timeout"
     assert "stalled after a timeout" in (tmp_path / "out" / rec["transcript"]).read_text()
 
 
@@ -140,7 +149,7 @@ def test_stale_request_id_is_ignored_then_times_out(tmp_path):
 
 def test_bot_that_closes_stdin(tmp_path):
     _, (rec,) = run(tmp_path, ["--close-stdin", "--at", "2"], time=SHORT)
-    assert [f["class"] for f in faults(rec)] == ["timeout"]
+    assert {f["class"] for f in faults(rec)} == {"timeout"} and rec["forfeited"] == [bad_seat(rec)]
     assert "unreachable" in (tmp_path / "out" / rec["transcript"]).read_text()
 
 
