@@ -93,6 +93,7 @@ class Limits:
     max_line_bytes: int = 65536  # longest bot line accepted
     max_lines_per_request: int = 1000  # bot lines (info included) per request before it is a flood
     stderr_bytes: int = 65536  # stderr kept per bot and game (the tail)
+    transcript_bytes: int = 4194304  # transcript kept per seat and game (the head; the rest is counted)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -388,6 +389,7 @@ def _limits_section(c: _Checker, doc: dict) -> Limits:
         max_lines_per_request=c.integer(lt, "max_lines_per_request", "limits", d.max_lines_per_request,
                                         minimum=1),
         stderr_bytes=c.integer(lt, "stderr_bytes", "limits", d.stderr_bytes, minimum=0),
+        transcript_bytes=c.integer(lt, "transcript_bytes", "limits", d.transcript_bytes, minimum=1024),
     )
 
 

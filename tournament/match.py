@@ -36,17 +36,30 @@ class Transcript:
     """Every line both ways with its time since the game began, plus the runner's notes.
 
     Recording is one tuple per write or read (a batch of lines sent at once is one entry);
-    the text is only formatted when the transcript is written."""
+    the text is only formatted when the transcript is written.  At most ``limit`` bytes of
+    traffic are kept per seat (the beginning of the game); beyond that the entries are only
+    counted, so a bot that floods costs neither memory nor disk, and the transcript ends with
+    a note of what was dropped.  The runner's own notes are always kept."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = 4 << 20) -> None:
         self.t0 = time.perf_counter()
+        self.limit = limit
         self.lines: list[tuple[float, int, str, str]] = []
+        self.kept: collections.Counter[int] = collections.Counter()  # bytes kept per seat
+        self.dropped: dict[int, list[int]] = {}  # seat -> [entries, bytes] not kept
 
     def sink(self, seat: int):
-        lines, t0, clock = self.lines, self.t0, time.perf_counter
+        lines, t0, clock, kept, limit = self.lines, self.t0, time.perf_counter, self.kept, self.limit
 
         def add(direction: str, text: str) -> None:
-            lines.append((clock() - t0, seat, direction, text))
+            size = len(text)
+            if kept[seat] + size <= limit:
+                kept[seat] += size
+                lines.append((clock() - t0, seat, direction, text))
+            else:
+                dropped = self.dropped.setdefault(seat, [0, 0])
+                dropped[0] += 1
+                dropped[1] += size
         return add
 
     def note(self, seat: int, text: str) -> None:
@@ -55,7 +68,11 @@ class Transcript:
     def text(self) -> str:
         # ">" runner to bot, "<" bot to runner, "!" runner note, one line each.
         out = []
-        for t, seat, d, text in sorted(self.lines, key=lambda entry: entry[0]):
+        end = time.perf_counter() - self.t0
+        notes = [(end, seat, "!", f"transcript limit transcript_bytes = {self.limit}: {n} more entries "
+                                  f"({size} characters) of this seat not kept")
+                 for seat, (n, size) in sorted(self.dropped.items())]
+        for t, seat, d, text in sorted(self.lines + notes, key=lambda entry: entry[0]):
             prefix = f"{t:11.6f} seat{seat} {d} "
             out.extend(prefix + line + "\n" for line in text.split("\n"))
         return "".join(out)
@@ -190,7 +207,7 @@ class GameRun:
         self.job = job
         self.started_at = datetime.datetime.now(datetime.timezone.utc)
         self.cpu_start = time.thread_time()
-        self.transcript = Transcript()
+        self.transcript = Transcript(self.config.limits.transcript_bytes)
         self.seats = [SeatState(bot, None) for bot in job.bots]
         self.fault_log: list[dict] = []
         self.actions: list[dict] = []

@@ -7,7 +7,8 @@ counted over the process's life) and, unless said otherwise, last for that one r
   --crash            exit with code 3 instead of answering
   --hang             stop reading and answering (sleeps forever, also ignores isready)
   --slow MS          sleep MS milliseconds before every answer from request N on
-  --flood lines|long print 100000 info lines, or one 10 MB line, instead of answering
+  --flood lines|long|wide  print 100000 info lines, or one 10 MB line, or 1001 info lines of
+                     --flood-bytes characters (default 60000), instead of answering
   --garbage          print binary bytes instead of answering
   --illegal          answer with an option that is not legal
   --stale-id         answer with the previous request id (the real answer never comes)
@@ -41,7 +42,8 @@ def main(argv: list[str] | None = None) -> int:
                  "no-handshake", "die-at-start", "unknown", "crlf", "index", "options"):
         p.add_argument(f"--{flag}", action="store_true")
     p.add_argument("--slow", type=float, default=0.0)
-    p.add_argument("--flood", choices=("lines", "long"))
+    p.add_argument("--flood", choices=("lines", "long", "wide"))
+    p.add_argument("--flood-bytes", type=int, default=60000)
     p.add_argument("--record")
     p.add_argument("--events")
     p.add_argument("--name", default="mockbot")
@@ -100,6 +102,12 @@ def main(argv: list[str] | None = None) -> int:
             if active and args.flood == "lines":
                 for i in range(100000):
                     out.write(f"info flood line {i}{end}")
+                out.flush()
+                continue
+            if active and args.flood == "wide":
+                line = "info " + "w" * args.flood_bytes + end
+                for _ in range(1001):
+                    out.write(line)
                 out.flush()
                 continue
             if active and args.flood == "long":
