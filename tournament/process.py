@@ -33,6 +33,8 @@ _LIVE: set[BotProcess] = set()
 _LIVE_LOCK = threading.Lock()
 
 _READ_CHUNK = 65536
+# While waiting for a line, how often to check that the bot process itself is still running.
+_EXIT_CHECK_MS = 100
 
 
 @dataclasses.dataclass(slots=True)
@@ -118,6 +120,7 @@ class BotProcess:
         self._pushed: OutputItem | None = None  # an item handed back by push_back
         self._skipping = False  # inside an over-long line, discarding up to its newline
         self._eof = False
+        self.exited_with_stdout_open = False  # EOF inferred from the process's exit
         self._backlog: collections.deque[bytes] = collections.deque()
         self._stdin_closing = False
         self._stdin_closed = False
@@ -214,10 +217,15 @@ class BotProcess:
                 return OutputItem("eof", time.perf_counter(), "stdout closed")
             timeout_ms = (deadline - time.perf_counter()) * 1000
             try:
-                ready = self._reader.poll(max(0, int(timeout_ms + 0.999)))
+                # In slices: a bot that exited while a child of its own still holds its stdout
+                # open sends no EOF, so the process itself is watched too.
+                ready = self._reader.poll(max(0, int(min(timeout_ms, _EXIT_CHECK_MS) + 0.999)))
             except InterruptedError:
                 ready = []
             if not ready:
+                if self.proc.poll() is not None:
+                    self._eof = self.exited_with_stdout_open = True
+                    continue
                 if time.perf_counter() >= deadline:
                     return None
                 continue

@@ -300,4 +300,6 @@ class BotSession:
             proc.wait(timeout=0.5)
         except Exception:  # still running with stdout closed: describe it as it is
             pass
+        if self.process.exited_with_stdout_open:
+            return f"process {self.process.exit_description()}; its stdout is still held open by another process"
         return f"stdout closed; process {self.process.exit_description()}"

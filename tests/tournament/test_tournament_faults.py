@@ -157,6 +157,9 @@ def test_bot_that_closes_stdin(tmp_path):
     (["--bad-handshake"], 5000, "answered 'trickcoreok 99', but this runner speaks protocol version 1"),
     (["--no-handshake"], 300, "no 'trickcoreok' within startup_ms = 300 ms"),
     (["--die-at-start"], 5000, "crash during the handshake: stdout closed; process exited with code 2"),
+    # The process exits while a child it forked keeps its stdout open: no EOF ever comes, so the
+    # runner watches the process itself (and must not wait out startup_ms).
+    (["--fork-exit"], 10000, "process exited with code 3; its stdout is still held open by another process"),
 ])
 def test_handshake_failures(tmp_path, args, startup_ms, detail):
     summary, records = run(tmp_path, args, deals=2, time={"startup_ms": startup_ms})
@@ -166,6 +169,8 @@ def test_handshake_failures(tmp_path, args, startup_ms, detail):
         assert f["class"] == "handshake" and detail in f["detail"] and f["outcome"] == "forfeit"
         assert rec["forfeited"] == [bad_seat(rec)]
         assert {a["by"] for a in rec["actions"] if a["seat"] == bad_seat(rec)} == {"substitute"}
+        if "exited" in detail:  # an exit is noticed at once, long before startup_ms runs out
+            assert rec["setup_s"] < startup_ms / 2000
 
 
 def test_disqualify_after(tmp_path):

@@ -17,6 +17,7 @@ counted over the process's life) and, unless said otherwise, last for that one r
   --bad-handshake    answer the handshake with an unsupported protocol version
   --no-handshake     never answer the handshake (stays alive)
   --die-at-start     exit before the handshake
+  --fork-exit        start a child that keeps stdout open, then exit before the handshake
   --unknown          print unknown lines before every answer
   --crlf             end every line with CR LF
   --index            answer with '#k' (an index into the legal options) instead of the text
@@ -39,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--at", type=int, default=1)
     for flag in ("crash", "hang", "garbage", "illegal", "stale-id", "future-id", "close-stdin", "bad-handshake",
-                 "no-handshake", "die-at-start", "unknown", "crlf", "index", "options"):
+                 "no-handshake", "die-at-start", "fork-exit", "unknown", "crlf", "index", "options"):
         p.add_argument(f"--{flag}", action="store_true")
     p.add_argument("--slow", type=float, default=0.0)
     p.add_argument("--flood", choices=("lines", "long", "wide"))
@@ -59,6 +60,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.die_at_start:
         print("mockbot: dying at start", file=sys.stderr)
         return 2
+    if args.fork_exit:
+        if os.fork() == 0:  # the child inherits stdout and keeps it open for a minute
+            time.sleep(60)
+            os._exit(0)
+        print("mockbot: exiting, a child keeps stdout open", file=sys.stderr)
+        return 3
     record = open(args.record, "a", encoding="utf-8") if args.record else None
     requests = 0
     for raw in sys.stdin:
