@@ -3,9 +3,9 @@ checklist for game modules.
 
 Beim Jupiter (Michael Feldkötter, Kosmos 2008) for 3, 4 or 5 players, 8 rounds.
 
-Rules source: ``docs/rules/beim_jupiter.md`` (rules cited as "rule 5.5", decisions A-nn,
-decision points D1-D3, Information §11, vectors BJ-nn); player summary and the engine's own
-decisions: ``docs/games/beim_jupiter.md``.
+Rules source: ``docs/rules/beim_jupiter.md``, which this module implements exactly (rules cited as
+"rule 5.5", decisions A-nn: A-01..A-35 in §9, the engine's own A-36.. in §13; decision points
+D1-D3, Information §11, vectors BJ-nn in §12); player summary: ``docs/games/beim_jupiter.md``.
 
 Modelling
 ---------
@@ -19,11 +19,11 @@ Modelling
 * Trick phase (rule 6): the core's ``FOLLOW_SUIT`` + ``WIN_TRUMP`` with the round's trump suit or
   ``NO_SUIT``; the start player leads; t = 13 - r tricks.
 * Flow in this module: the round's deck and deal with the left-over card and silent redeals
-  (rules 5.1-5.3), the colour card (D1: asked one seat at a time from the start player, hidden from
+  (rules 5.1-5.3), the colour card (D1, A-36: asked one seat at a time from the start player, hidden from
   the others until the public ``reveal`` event), trump determination (:func:`determine_trump`,
   rule 5.5), bids (D2, rule 5.6), the end-of-round distribution and the removal of count t
   (:func:`distribute`, rules 7.2-8.1), dealer rotation (rule 8.3), final scores (rule 8.4).
-* Chance: one generator per round, ``Rng(seed ^ r * 0x9E3779B97F4A7C15)``; redeals draw from the
+* Chance (A-41): one generator per round, ``Rng(seed ^ r * 0x9E3779B97F4A7C15)``; redeals draw from the
   same generator, so the state is a pure function of (players, options, seed, actions).
 
 Action ids
@@ -304,7 +304,7 @@ def distribute(n: int, start: int, t: int, table: Mapping[int, Sequence[str]], b
     for T in sorted(claimants):
         order = sorted(claimants[T], key=lambda p: (CATEGORY_ORDER[category[p]], -points[p], (p - start) % n))
         cards = lying.get(T, [])
-        for p in order:                                         # rule 7.7, A-22, A-23
+        for p in order:                                         # rule 7.7, A-22, A-23, A-37
             own = colour[p]
             avail = [c for c in cards if c not in locked_cards or c == own]
             if avail:
@@ -452,7 +452,7 @@ class BeimJupiterState(GameState):
             self._play_move(action)
 
     def _colour_cards(self) -> list[int]:
-        """This round's colour cards, once every seat has chosen (rule 5.3)."""
+        """This round's colour cards, once every seat has chosen (rule 5.4)."""
         cards = [c for c in self.colour if c is not None]
         assert len(cards) == self.num_players, "colour cards are read only after every seat has chosen"
         return cards
