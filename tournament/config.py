@@ -32,6 +32,7 @@ RESTART_CHOICES = ("table", "game")
 EVENT_DELIVERY = ("immediate", "on-request")
 CPU_AFFINITY = ("none", "table")
 WORKERS = ("auto", "threads", "processes")
+PREFLIGHT = ("stop", "warn")  # a bot that fails its handshake before the first game: stop, or warn and play
 
 BUNDLED_BOTS_DIR = Path(__file__).resolve().parent / "bots"
 
@@ -144,6 +145,7 @@ class TournamentConfig:
     raw_bots: tuple[dict, ...] = ()  # bots as written (placeholders kept), for the effective config
     cpu_affinity: str = "none"  # none | table: each table and its bots on one CPU
     workers: str = "auto"  # auto | threads | processes: how tables run in parallel
+    preflight: str = "stop"  # stop | warn: a bot failing its handshake before the first game
 
     @property
     def game_info(self) -> GameInfo:
@@ -286,7 +288,7 @@ def expand_placeholders(word: str, config_dir: Path) -> str:
 TOP_KEYS = ("game", "tournament", "time", "limits", "records", "failures", "bots")
 GAME_KEYS = ("name", "players", "options")
 TOURNAMENT_KEYS = ("name", "format", "deals", "seed", "concurrency", "output", "candidate", "auto_play_forced",
-                   "event_delivery", "cpu_affinity", "workers")
+                   "event_delivery", "cpu_affinity", "workers", "preflight")
 BOT_KEYS = ("name", "command", "cwd", "env", "options", "restart")
 POLICY_KEYS = ("action", "forfeit_after", "disqualify_after")
 
@@ -315,7 +317,7 @@ def parse_config(doc: dict, source: str = "config", config_dir: Path | None = No
                             name=t["name"], candidate=candidate, auto_play_forced=t["auto_play_forced"],
                             event_delivery=t["event_delivery"], time=time_control, limits=limits, records=records,
                             failures=failures, bots=tuple(bots), source=source, raw_bots=tuple(raw_bots),
-                            cpu_affinity=t["cpu_affinity"], workers=t["workers"])
+                            cpu_affinity=t["cpu_affinity"], workers=t["workers"], preflight=t["preflight"])
 
 
 def _game_section(c: _Checker, doc: dict) -> tuple[GameInfo | None, int | None, dict]:
@@ -364,6 +366,7 @@ def _tournament_section(c: _Checker, doc: dict, source: str) -> dict[str, Any]:
         "event_delivery": c.string(t, "event_delivery", "tournament", "on-request", EVENT_DELIVERY),
         "cpu_affinity": c.string(t, "cpu_affinity", "tournament", "none", CPU_AFFINITY),
         "workers": c.string(t, "workers", "tournament", "auto", WORKERS),
+        "preflight": c.string(t, "preflight", "tournament", "stop", PREFLIGHT),
     }
 
 

@@ -281,6 +281,11 @@ class _TournamentRun:
         self.schedule = build_schedule(config)
         self.pending = [job for job in self.schedule if job.job_id not in existing]
         self.warnings = preflight(config) if (check_bots and self.pending) else []
+        if self.warnings and config.preflight == "stop":
+            # Hundreds of forfeits help nobody: a bot that cannot start stops the run up front.
+            raise ConfigError([*self.warnings, 'nothing was played; fix the bot, or set tournament.preflight = "warn" '
+                                               "to play anyway (its handshake failure policy then applies to every "
+                                               "game)"], config.source)
         self.totals = _fault_totals(existing.values())
         self.disqualified = _disqualifications(config, self.totals)
         self.lock = threading.Lock()  # guards totals and disqualified, shared by the workers

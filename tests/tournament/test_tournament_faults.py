@@ -162,7 +162,9 @@ def test_bot_that_closes_stdin(tmp_path):
     (["--fork-exit"], 10000, "process exited with code 3; its stdout is still held open by another process"),
 ])
 def test_handshake_failures(tmp_path, args, startup_ms, detail):
-    summary, records = run(tmp_path, args, deals=2, time={"startup_ms": startup_ms})
+    # preflight = "warn": play anyway, so the handshake failure policy applies to every game.
+    summary, records = run(tmp_path, args, deals=2, time={"startup_ms": startup_ms},
+                           tournament={"preflight": "warn"})
     assert any(detail in w for w in summary.warnings)  # the preflight check says so up front
     for rec in records:
         (f,) = faults(rec)
@@ -171,6 +173,15 @@ def test_handshake_failures(tmp_path, args, startup_ms, detail):
         assert {a["by"] for a in rec["actions"] if a["seat"] == bad_seat(rec)} == {"substitute"}
         if "exited" in detail:  # an exit is noticed at once, long before startup_ms runs out
             assert rec["setup_s"] < startup_ms / 2000
+
+
+def test_a_bot_that_cannot_start_stops_the_tournament_before_any_game(tmp_path):
+    doc = quick_doc([{"name": "bad", "command": mock("--die-at-start")}, GOOD], deals=3, time=FAST)
+    with pytest.raises(ConfigError) as err:
+        run_tournament(parse_config(doc), tmp_path / "out")
+    assert "bot 'bad' failed its handshake in the preflight check" in str(err.value)
+    assert 'tournament.preflight = "warn"' in str(err.value)
+    assert read_results(tmp_path / "out") == []  # nothing was played
 
 
 def test_disqualify_after(tmp_path):
