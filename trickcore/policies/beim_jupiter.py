@@ -68,10 +68,13 @@ def is_trump(name: str, trump: str | None) -> bool:
 
 
 def rank(name: str, decl: int | None) -> int:
-    return decl if kind(name) == "god" else value(name)
+    if kind(name) == "god":
+        assert decl is not None, "a God card is ranked by its declaration"
+        return decl
+    return value(name)
 
 
-def _rules(n: int, trump: str | None):
+def _rules(n: int, trump: str | None) -> tuple[_core.Deck, int, int, int]:
     return BJ.DECKS[n], _core.FOLLOW_SUIT, _core.WIN_TRUMP, SUITS.index(trump) if trump else _core.NO_SUIT
 
 
@@ -164,7 +167,7 @@ def choose_colour(obs: dict[str, Any], legal: list[str]) -> str:
 
 
 def bid_prizes(obs: dict[str, Any], own: str) -> dict[int, float]:
-    prizes = {}
+    prizes: dict[int, float] = {}
     for entry in obs["table"]:
         best = value(own)
         for c in entry["cards"]:
@@ -184,12 +187,15 @@ def choose_bid(obs: dict[str, Any], legal: list[str]) -> str:
     own = obs["colour_card"]
     prizes = bid_prizes(obs, own)
     # taking some control into account: the exact count is easier to hit near the estimate
-    best_t, best_ev = None, -1.0
+    best_t: int | None = None
+    best_ev = -1.0
     for T in range(1, t + 1):
         p = dist[T] + NEIGHBOUR * (dist[T - 1] + (dist[T + 1] if T + 1 <= t else 0.0))
         ev = p * prizes.get(T, value(own))
         if ev > best_ev:
             best_t, best_ev = T, ev
+    # every round has a trick, and the first count's ev (>= 0) beats the start value -1
+    assert best_t is not None, "a round has at least one trick"
     if "ZERO" in legal:
         p0 = dist[0] + 0.4 * dist[1]
         if p0 * value(own) > 1.15 * best_ev and dist[0] > 0.3:
@@ -259,7 +265,8 @@ def choose_play(obs: dict[str, Any], legal: list[str]) -> str:
         target = won          # the bid is missed: claim at the count reached, so stop winning
     unseen = unseen_cards(obs)
     hand = obs["hand"]
-    best, best_key = None, None
+    best: str | None = None
+    best_key: tuple[float, int] | None = None
     for m in legal:
         name, decl = split_move(m)
         c = beat_chance(m, obs, unseen)
@@ -276,6 +283,7 @@ def choose_play(obs: dict[str, Any], legal: list[str]) -> str:
         key = (round(p, 6), -_decl_order(m, want_high=need > 0))
         if best_key is None or key > best_key:
             best, best_key = m, key
+    assert best is not None, "legal is not empty"
     return best
 
 

@@ -16,6 +16,7 @@ A small "keep" term holds back high cards of the own best colour for later.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from trickcore import _core
@@ -29,9 +30,10 @@ def _card(text: str) -> tuple[int, int]:
     return COLOURS.index(text[0]), int(text[1:])
 
 
-def _f(counts) -> int:
+def _f(counts: Sequence[int]) -> int:
     """Score of face-up stacks with these colour counts (the game's H7 rule, no passes)."""
-    return H.game_score(*counts, 0)
+    r, b, g = counts                # red, blue, green
+    return H.game_score(r, b, g, 0)
 
 
 def choose(observation: dict[str, Any], legal: list[str], rng: random.Random | None = None) -> str:
@@ -43,7 +45,7 @@ def choose(observation: dict[str, Any], legal: list[str], rng: random.Random | N
     stacks = obs["stacks"][me]
     counts = [len(stacks[c]) for c in COLOURS]
     hand = [_card(t) for t in obs["hand"]]
-    low = obs["min_value"]
+    low: int = obs["min_value"]
     seen = set(hand)
     for dt in obs["double_tricks"]:
         seen.update(_card(p["card"]) for p in dt["plays"])
@@ -60,12 +62,13 @@ def choose(observation: dict[str, Any], legal: list[str], rng: random.Random | N
     piles = {c: [card for _s, card, a in plays if card[0] == c and a != "pass"] for c in open_cols}
     played = [H.DECK.card_id(p["card"]) for p in cur["plays"]]
 
-    def keep(card):
+    def keep(card: tuple[int, int]) -> float:
         c, v = card
         w = 1.0 if c == best_col else 0.5
         return 0.1 * w * (v - low) / 20 * 3
 
-    best, best_score = None, None
+    best: str | None = None
+    best_score: float | None = None
     for text in legal:
         card = _card(text)
         c, v = card
@@ -94,4 +97,5 @@ def choose(observation: dict[str, Any], legal: list[str], rng: random.Random | N
         score = value - keep(card) + 1e-6 * rng.random()
         if best_score is None or score > best_score:
             best, best_score = text, score
+    assert best is not None, "legal is not empty"
     return best

@@ -140,21 +140,21 @@ def _choose_trump_phase(obs: dict[str, Any], legal: list[str]) -> str:
     return max(legal, key=lambda w: (hand_value(hand, words[w]), w))
 
 
-def _core_args(trump: str):
+def _core_args(trump: str) -> tuple[_core.Deck, int, int, int]:
     deck = KJ.DECKS[KJ.SUITS.index(trump)]
     return deck, _core.FOLLOW_OVERTRUMP, _core.WIN_TRUMP, KJ.SUITS.index(trump)
 
 
 def _winning(cards: list[str], trump: str) -> int:
     """Index of the card winning the (partial) trick (asked of the core)."""
-    deck, *rules = _core_args(trump)
-    return tricks.winner_index(deck, *rules, [deck.card_id(c) for c in cards])
+    deck, follow, win, suit = _core_args(trump)
+    return tricks.winner_index(deck, follow, win, suit, [deck.card_id(c) for c in cards])
 
 
 def _beats(card: str, played: list[str], trump: str) -> bool:
     """Would ``card`` take the lead of the trick ``played`` (asked of the core)?"""
-    deck, *rules = _core_args(trump)
-    return tricks.takes_lead(deck, *rules, [deck.card_id(c) for c in played], deck.card_id(card))
+    deck, follow, win, suit = _core_args(trump)
+    return tricks.takes_lead(deck, follow, win, suit, [deck.card_id(c) for c in played], deck.card_id(card))
 
 
 def _is_top(card: str, trump: str, gone: set[str]) -> bool:

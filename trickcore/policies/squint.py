@@ -18,6 +18,7 @@ would.  The ideas, by decision:
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from trickcore import _core
@@ -37,7 +38,7 @@ def suit(card: str) -> str:
 
 
 def by_suit(hand: list[str]) -> dict[str, list[str]]:
-    out = {s: [] for s in SUITS}
+    out: dict[str, list[str]] = {s: [] for s in SUITS}
     for c in hand:
         out[suit(c)].append(c)
     for s in SUITS:
@@ -201,7 +202,7 @@ def _discard(obs: dict[str, Any], legal: list[str]) -> str:
         gone = set(option.split("+"))
         return [x for x in hand if x not in gone]
 
-    def value(option: str) -> tuple:
+    def value(option: str) -> tuple[float, ...]:
         rest = after(option)
         gone = option.split("+")
         low = -sum(rank(x) for x in gone)
@@ -218,7 +219,7 @@ def _discard(obs: dict[str, Any], legal: list[str]) -> str:
 
 
 # ---- card play ------------------------------------------------------------------------------
-def _rules(trump: str | None):
+def _rules(trump: str | None) -> tuple[_core.Deck, int, int, int]:
     return SQ.DECK, _core.FOLLOW_SUIT, _core.WIN_TRUMP, SQ.SUITS.index(trump) if trump else _core.NO_SUIT
 
 
@@ -336,7 +337,9 @@ def _lead_defend(t: _Trick) -> str:
     return min(t.legal, key=rank)
 
 
-_LEADS = {"win": _lead_win, "lose": lambda t: min(t.legal, key=rank), "null": _lead_null, "defend": _lead_defend}
+_LEADS: dict[str, Callable[[_Trick], str]] = {
+    "win": _lead_win, "lose": lambda t: min(t.legal, key=rank), "null": _lead_null, "defend": _lead_defend,
+}
 
 
 def _follow(t: _Trick) -> str:

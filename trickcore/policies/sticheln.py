@@ -20,6 +20,7 @@ Works from the observation alone (trickcore.games.sticheln, rules §7.1), as a b
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from trickcore import _core
@@ -28,33 +29,35 @@ from trickcore.policies import tricks
 
 COLOURS = ST.COLOURS
 
+Card = tuple[int, int]  # (colour index, value)
+
 
 def _card(text: str) -> tuple[int, int]:
     return COLOURS.index(text[0]), int(text[1:])
 
 
-def _score(laid, special, won, verkehrt, mild) -> float:
+def _score(laid: Sequence[Card], special: Iterable[int], won: Sequence[Card], verkehrt: bool, mild: bool) -> float:
     return ST.round_score(laid, special, won, verkehrt, mild)     # the game's own scoring rule
 
 
-def _late_choices(won, pair):
+def _late_choices(won: Iterable[Card], pair: bool) -> list[tuple[int, ...]]:
     return ST.colour_choices((c for c, _v in won), pair)
 
 
-def _ids(cards) -> list[int]:
+def _ids(cards: Iterable[Card]) -> list[int]:
     return [ST.DECK.card_id(f"{COLOURS[c]}{v}") for c, v in cards]
 
 
-def _rules(low: bool):
+def _rules(low: bool) -> tuple[_core.Deck, int, int, int]:
     return ST.DECK, _core.FOLLOW_FREE, _core.WIN_OFFLEAD_LOW if low else _core.WIN_OFFLEAD_HIGH, _core.NO_SUIT
 
 
-def _winner(trick, low):
+def _winner(trick: Sequence[Card], low: bool) -> int:
     """Index of the winning card of a (partial) trick of (colour, value) cards (asked of the core)."""
     return tricks.winner_index(*_rules(low), _ids(trick))
 
 
-def _beats(card, trick, low) -> bool:
+def _beats(card: Card, trick: Sequence[Card], low: bool) -> bool:
     """Would ``card``, played after ``trick``, take the lead (asked of the core)?"""
     return tricks.takes_lead(*_rules(low), _ids(trick), _ids([card])[0])
 
@@ -62,14 +65,16 @@ def _beats(card, trick, low) -> bool:
 class _Ctx:
     def __init__(self, obs: dict[str, Any]):
         self.obs = obs
-        self.seat = obs["seat"]
-        self.n = obs["players"]
+        self.seat: int = obs["seat"]
+        self.n: int = obs["players"]
         f = obs["flags"]
-        self.verkehrt, self.mild = f["verkehrt"], f["mild"]
-        self.pair, self.late = f["verschaerft"], f["verspaetet"]
+        self.verkehrt: bool = f["verkehrt"]
+        self.mild: bool = f["mild"]
+        self.pair: bool = f["verschaerft"]
+        self.late: bool = f["verspaetet"]
         self.hand = [_card(t) for t in obs["hand"]]
         self.colours = range(len(obs["colours"]))
-        self.top = obs["max_value"]
+        self.top: int = obs["max_value"]
         me = self.seat
         self.laid = [_card(t) for t in (obs["laid_out"][me] or [])]
         self.special = [COLOURS.index(c) for c in (obs["special_colours"][me] or [])]
@@ -83,7 +88,7 @@ class _Ctx:
                 seen.update(_card(t) for t in lo)
         self.unseen = [(c, v) for c in self.colours for v in range(self.top + 1) if (c, v) not in seen]
 
-    def value(self, cards) -> float:
+    def value(self, cards: Iterable[Card]) -> float:
         """Change of my round score if ``cards`` join my won pile."""
         if self.late:
             before = max((_score([], ch, self.won, self.verkehrt, self.mild)
@@ -106,14 +111,14 @@ class _Ctx:
             vals.append(v)
         return sum(vals) / len(vals)
 
-    def keep(self, card) -> float:
+    def keep(self, card: Card) -> float:
         """How much holding ``card`` is worth for later tricks (subtracted when playing it)."""
         c, v = card
         if c in self.special:
             if self.verkehrt:
                 return 0.05 * v
             return -0.3 * (5 if self.mild else v) - 0.5
-        strength = (self.top - v) if self.verkehrt else v
+        strength: float = (self.top - v) if self.verkehrt else v
         if v == 0:
             strength = 0.3 * self.top  # a zero is a safe dump for later
         return 0.08 * strength
@@ -126,17 +131,17 @@ def _layout(ctx: _Ctx, legal: list[str]) -> str:
     mine_cnt = {c: sum(1 for cc, _v in hand if cc == c) for c in ctx.colours}
     per_colour = ctx.top + 1
 
-    def colour_cost(c):
+    def colour_cost(c: int) -> float:
         if ctx.verkehrt:
             return -0.15 * (full[c] - mine_val[c]) / max(1, ctx.n - 1)
         if ctx.mild:
             return 5 * 0.35 * (per_colour - mine_cnt[c])
         return 0.35 * (full[c] - mine_val[c])
 
-    def option_cost(text):
+    def option_cost(text: str) -> float:
         cards = [_card(t) for t in text.split("+")]
         cols = {c for c, _v in cards}
-        cost = sum(colour_cost(c) for c in cols)
+        cost: float = sum(colour_cost(c) for c in cols)
         for _c, v in cards:
             if ctx.verkehrt:
                 cost -= v
@@ -150,7 +155,7 @@ def _layout(ctx: _Ctx, legal: list[str]) -> str:
 
 
 def _colour(ctx: _Ctx, legal: list[str]) -> str:
-    def val(text):
+    def val(text: str) -> float:
         ch = [COLOURS.index(c) for c in text.split("+")]
         return _score([], ch, ctx.won, ctx.verkehrt, ctx.mild)
     return max(legal, key=lambda t: (val(t), t))
@@ -165,7 +170,8 @@ def _play(ctx: _Ctx, legal: list[str], rng: random.Random) -> str:
     u = len(ctx.unseen)
     future = ctx.mean_future()
     low = ctx.verkehrt
-    best, best_score = None, None
+    best: str | None = None
+    best_score: float | None = None
     for text in legal:
         card = _card(text)
         cards = trick + [card]
@@ -183,6 +189,7 @@ def _play(ctx: _Ctx, legal: list[str], rng: random.Random) -> str:
         score = p * gain - ctx.keep(card) + 1e-6 * rng.random()
         if best_score is None or score > best_score:
             best, best_score = text, score
+    assert best is not None, "legal is not empty"
     return best
 
 
