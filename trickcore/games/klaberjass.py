@@ -137,10 +137,10 @@ A_BELLE = 288           # + card id
 _WORDS = {A_TAKE: "take", A_PASS: "pass", A_KLEINES: "kleines", A_BESSER: "besser",
           A_EXCHANGE: "exchange", A_KEEP: "keep", A_DECLARE: "declare", A_KONTRA: "kontra", A_RE: "re"}
 for _s in range(4):
-    _WORDS[A_NAME + _s] = SUIT_WORDS[_s]
-_PARSE = {w: a for a, w in _WORDS.items()}
+    _WORDS[A_NAME + _s] = SUITS[_s]  # the suit letter, as in observations and card texts
+_PARSE = {w.lower(): a for a, w in _WORDS.items()}
 for _s in range(4):
-    _PARSE[SUITS[_s].lower()] = A_NAME + _s
+    _PARSE[SUIT_WORDS[_s]] = A_NAME + _s  # the suit's name is accepted too
 
 
 # ---- dealing (§3) ----------------------------------------------------------------------

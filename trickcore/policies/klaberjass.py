@@ -135,9 +135,8 @@ def _choose_trump_phase(obs: dict[str, Any], legal: list[str]) -> str:
         return "kleines" if best >= thr else "pass"
     if dec == "besser":
         return "besser" if hand_value(hand, "C") >= thr + 6 else "pass"
-    # name trump
-    words = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
-    return max(legal, key=lambda w: (hand_value(hand, words[w]), w))
+    # name trump: the options are suit letters
+    return max(legal, key=lambda s: (hand_value(hand, s), s))
 
 
 def _core_args(trump: str) -> tuple[_core.Deck, int, int, int]:

@@ -87,7 +87,7 @@ def test_KJ_04_kleines_stands_and_names_clubs():
         play(st, "pass")
     assert asked == [2, 3, 0]
     assert st.decision() == "trump" and st.current_player() == 1
-    assert st.legal_action_strings() == ["clubs", "diamonds", "hearts"]
+    assert st.legal_action_strings() == ["C", "D", "H"]
     before = st.to_record()
     with pytest.raises(trickcore.IllegalActionError):
         st.apply_action("spades")
@@ -104,7 +104,7 @@ def test_KJ_05_turned_card_is_a_club():
     assert st.current_player() == 3
     play(st, "pass", "pass", "kleines")            # 3, 0 pass, 1 kleines
     assert st.decision() == "trump" and st.current_player() == 1   # no besser round
-    assert st.legal_action_strings() == ["diamonds", "hearts", "spades"]
+    assert st.legal_action_strings() == ["D", "H", "S"]
     play(st, "diamonds")
     assert st.trump == S("D") and st.declarer == 1
     assert st.observation(1)["trump_side"] == [1, 3]
@@ -169,7 +169,7 @@ def test_KJ_27_a_three_player_deal():
         asked.append(st.current_player())
         play(st, "pass")
     assert asked == [1, 0]
-    assert st.current_player() == 2 and st.legal_action_strings() == ["clubs", "diamonds", "spades"]
+    assert st.current_player() == 2 and st.legal_action_strings() == ["C", "D", "S"]
     play(st, "spades")
     assert st.current_player() == 1 and st.decision() == "exchange"
     play(st, "exchange")
