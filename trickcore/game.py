@@ -305,8 +305,19 @@ class GameState(StateCore):
         return [float(s) for s in self.scores()]
 
     def ranks(self) -> list[int]:
-        """Standard competition ranking of the scores (1, 1, 3, ...); ties share a place."""
-        return competition_ranks(self.scores())
+        """Standard competition ranking of the scores (1, 1, 3, ...); ties share a place.  In a
+        game played in partnerships (``GameInfo.teams``) the sides are ranked and each seat
+        gets its side's place: partners 6, 2, 6, 2 give 1, 2, 1, 2."""
+        scores = self.scores()
+        teams = self.info.teams(self.num_players) if self.info.teams is not None else None
+        if not teams:
+            return competition_ranks(scores)
+        side_ranks = competition_ranks([max(scores[s] for s in team) for team in teams])
+        ranks = [0] * self.num_players
+        for team, rank in zip(teams, side_ranks):
+            for seat in team:
+                ranks[seat] = rank
+        return ranks
 
     def clone(self) -> GameState:
         """An independent copy.  Events are immutable once recorded (and placeholders only

@@ -377,3 +377,20 @@ def test_the_4p_dealer_holds_the_turned_card_publicly():
         o = st.observation(seat)
         assert o["turned"] == kj.CARD_NAMES[st.turned] and o["dealer_holds_turned"]
     assert kj.CARD_NAMES[st.turned] not in st.observation(0)["hand"]
+
+
+def test_four_player_ranks_are_the_sides_places():
+    """docs/rules/klaberjass.md D-31: the two teams of four players take places 1 and 2."""
+    import random
+
+    import trickcore
+
+    for seed in range(3):
+        state = trickcore.new_game("klaberjass", 4, {"target": 1}, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        scores, ranks = state.scores(), state.ranks()
+        assert scores[0] == scores[2] and scores[1] == scores[3]
+        assert ranks[0] == ranks[2] and ranks[1] == ranks[3] and sorted(set(ranks)) in ([1, 2], [1])
+        assert (ranks[0] < ranks[1]) == (scores[0] > scores[1])
