@@ -121,3 +121,21 @@ def test_event_indices_and_records_are_checked(name):
                        {"game": name, "players": state.num_players, "history": "AS"}):
         with pytest.raises(trickcore.GameConfigError):
             trickcore.replay(bad_record)
+
+
+@pytest.mark.parametrize("name", sorted({n for n, _ in CASES}))
+def test_a_views_scores_are_the_states_scores(name):
+    """docs/game-interface.md: a view's ``scores`` are the match totals exactly as ``scores()``
+    gives them (floats), for every seat, during the game and at its end."""
+    state = trickcore.new_game(name, min(trickcore.get_game(name).players), seed=4)
+    rng = random.Random(4)
+    for step in range(1500):
+        if step % 25 == 0 or state.is_terminal():
+            for seat in range(state.num_players):
+                view = state.observation(seat)
+                if "scores" in view:
+                    assert view["scores"] == state.scores()
+                    assert all(isinstance(x, float) for x in view["scores"])
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))

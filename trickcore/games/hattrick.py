@@ -248,7 +248,7 @@ class HattrickState(GameState):
             "stacks": [self._stacks(tp.won(s)) if not over else {c: [] for c in COLOURS} for s in range(n)],
             "passed": [[] if over else DECK.names_of(tp.passed(s)) for s in range(n)],
             "game_scores": [list(g) for g in self.game_scores],
-            "scores": list(self.totals),
+            "scores": self.scores(),  # the match totals, as scores() gives them
             "previous_games": [dict(g) for g in self.past],
         }
         if not over:

@@ -634,7 +634,7 @@ class SquintState(GameState):
             "game": "squint", "seat": seat, "deal": self.deal_no + (0 if self._over else 1),
             "dealer": self.dealer, "eldest": self.eldest, "priority": priority_order(self.dealer),
             "phase": self.phase, "decision": self.decision(), "to_move": self.current_player(),
-            "scores": list(self.totals),
+            "scores": self.scores(),  # the match totals, as scores() gives them
             "target_score": self.options["target_score"], "deal_limit": self.options["deal_limit"],
             "hand": names(self._hand_now(seat)),
             "hand_sizes": [_core.cards_count(self._hand_now(s)) for s in range(N_PLAYERS)],

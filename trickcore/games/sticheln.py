@@ -478,7 +478,7 @@ class StichelnState(GameState):
             "tricks_won": [0] * n,
             "colour_choice": None,
             "round_scores": [list(r) for r in self.round_scores],
-            "scores": list(self.totals),
+            "scores": self.scores(),  # the match totals, as scores() gives them
             "previous_rounds": [dict(r) for r in self.past],
         }
         if tp is not None:
