@@ -139,3 +139,32 @@ def test_a_views_scores_are_the_states_scores(name):
         if state.is_terminal():
             break
         state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("name,players", CASES, ids=[f"{n}-{p}p" for n, p in CASES])
+def test_the_last_trick_stays_in_view_into_the_next_deal(name, players):
+    """docs/game-interface.md: every view's ``last_trick`` is the most recent "trick" event,
+    so the last trick of a deal is still shown at the next deal's first decisions."""
+    crossed = 0  # decisions seen in a new deal while the old deal's last trick was shown
+    for seed in range(6, 12):  # a match can end after one deal; play on until some did not
+        state = trickcore.new_game(name, players, seed=seed)
+        rng = random.Random(seed)
+        cursor, last_event, hand_size = 0, None, 0
+        while True:
+            events, cursor = state.events_for(0, cursor)
+            for event in events:
+                if event["type"] == "trick":
+                    last_event = {k: event[k] for k in ("leader", "cards", "winner", "winner2", "next_leader")
+                                  if k in event}
+            for seat in range(players):
+                assert state.observation(seat)["last_trick"] == last_event
+            size = len(state.observation(0).get("hand") or ())  # no hand in a finished match
+            if last_event is not None and size > hand_size:
+                crossed += 1  # seat 0's hand grew: a new deal
+            hand_size = size
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if crossed or name == "reference":  # the reference game is a single deal
+            break
+    assert crossed or name == "reference", "no game went on to a second deal"

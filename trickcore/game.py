@@ -167,6 +167,7 @@ class GameState(StateCore):
         self.options = self.info.resolve_options(options, num_players)
         self.seed = seed
         self._events: list[_Entry] = []
+        self._previous_trick: Event | None = None  # the last trick of the trick phase that ended last
         # (trick phase, completed tricks marked, cards of the open trick marked)
         self._ev_sync: tuple[TrickPhase | None, int, int] = (None, 0, 0)
         self._ev_expanded = 0  # entries before this index hold no placeholder
@@ -224,6 +225,34 @@ class GameState(StateCore):
             raise RuntimeError(f"{self.info.name}: no trick phase has started")
         return tp
 
+    def _move_text(self, move: int) -> str:
+        """How a card move is written in events and views (a game may write some cards alike,
+        as Beim Jupiter writes every lamb ``LAMB``)."""
+        tp = self._tp
+        assert tp is not None
+        return tp.deck.move_text(move)
+
+    def last_trick(self) -> Event | None:
+        """The most recently completed trick, public to every seat: ``leader``, ``cards`` (in
+        play order), ``winner``, and for a double trick ``winner2`` and ``next_leader``.  It
+        stays the same from the moment its last card is played until the next trick completes,
+        so the last trick of a deal is still there at the next deal's first decisions; None
+        before the first trick of the game."""
+        tp = self._tp
+        if tp is not None and tp.n_tricks_done and not tp.over:
+            return self._trick_of(tp)
+        return self._previous_trick
+
+    def _trick_of(self, tp: TrickPhase) -> Event | None:
+        """The last completed trick of ``tp`` as ``last_trick`` shows it (None if none)."""
+        if not tp.n_tricks_done:
+            return None
+        leader, moves, winner, winner2, next_leader, _points = tp.trick(tp.n_tricks_done - 1)
+        trick: Event = {"leader": leader, "cards": [self._move_text(m) for m in moves], "winner": winner}
+        if winner2 >= 0 or next_leader != winner:
+            trick["winner2"], trick["next_leader"] = winner2, next_leader
+        return trick
+
     def _check_seat(self, seat: Seat) -> None:
         """The argument check of ``observation``: a seat of this game, else ValueError."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
@@ -242,6 +271,8 @@ class GameState(StateCore):
         return list(done)
 
     def _on_play_over(self) -> None:
+        # kept before the game's hook runs: the hook may deal the next hand and drop the phase
+        self._previous_trick = self._trick_of(self._trick_phase)
         self._play_over()
 
     def _in_play(self) -> bool:
@@ -380,9 +411,9 @@ class GameState(StateCore):
         self._ev_expanded = len(events)
 
     def _play_events(self, tp: TrickPhase, done: int, pos: int, end_done: int, end_pos: int) -> list[Event]:
-        deck, n = tp.deck, self.num_players
+        n = self.num_players
         out: list[Event] = []
-        move_text = deck.move_text
+        move_text = self._move_text
         if end_done > done:
             for leader, moves, win, win2, nxt, pts in tp.tricks_from(done)[:end_done - done]:
                 out.extend([{"type": "play", "seat": (leader + i) % n, "card": move_text(moves[i])}

@@ -45,7 +45,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from trickcore import _core
-from trickcore._core import Rng, TrickPhase
+from trickcore._core import Rng
 from trickcore.game import TERMINAL, GameConfigError, GameInfo, GameState, OptionSpec
 from trickcore.games import register
 
@@ -509,15 +509,8 @@ class BeimJupiterState(GameState):
             self.dealer = self.start                             # rule 8.3
             self._start_round()
 
-    def _play_events(self, tp: TrickPhase, done: int, pos: int, end_done: int, end_pos: int
-                     ) -> list[dict[str, Any]]:
-        out = super()._play_events(tp, done, pos, end_done, end_pos)
-        for ev in out:
-            if "card" in ev and ev["card"].startswith("LAMB"):
-                ev["card"] = "LAMB"
-            if "cards" in ev:
-                ev["cards"] = ["LAMB" if c.startswith("LAMB") else c for c in ev["cards"]]
-        return out
+    def _move_text(self, move: int) -> str:
+        return self.info_deck.move_text(move)  # every lamb is written LAMB
 
     def _is_terminal(self) -> bool:
         return self.phase == "over"
@@ -565,6 +558,7 @@ class BeimJupiterState(GameState):
                 trick = {"leader": leader, "cards": [d.move_text(m) for m in moves]}
         hand_sizes = [_core.cards_count(self.hand(p)) for p in range(n)]
         return {
+            "last_trick": self.last_trick(),
             "game": "beim-jupiter", "seat": seat, "players": n,
             "round": self.round, "rounds": ROUNDS, "tricks_this_round": self.t,
             "dealer": self.dealer,

@@ -236,6 +236,7 @@ class HattrickState(GameState):
         done = self._described_tricks(tp, describe_done)
         cur.pop("result")
         obs = {
+            "last_trick": self.last_trick(),
             "game": "hattrick", "seat": seat, "players": n,
             "game_number": self.game, "games": self.games, "dealer": self.dealer, "leader": self.leader,
             "colours": COLOURS, "min_value": self.low, "max_value": TOP,

@@ -674,6 +674,7 @@ class KlaberjassState(GameState):
         n = self.num_players
         in_play = self.phase == "play" and self._tp_deal == self.deal_no
         obs = {
+            "last_trick": self.last_trick(),
             "game": "klaberjass", "seat": seat, "players": n,
             "teams": [[0, 2], [1, 3]] if n == 4 else None,
             "side": side_of(n, seat), "target": self.options["target"],

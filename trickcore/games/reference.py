@@ -70,6 +70,7 @@ class ReferenceState(GameState):
         tp = self._trick_phase
         leader, moves, _led, _open = tp.current_trick()
         return {
+            "last_trick": self.last_trick(),
             "game": "reference", "seat": seat, "trump": SUITS[self.trump],
             "hand": DECK.names_of(tp.hand(seat)),
             "trick": {"leader": leader, "cards": [DECK.move_text(m) for m in moves]},

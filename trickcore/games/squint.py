@@ -631,6 +631,7 @@ class SquintState(GameState):
         c = self.contract
         revealed = c is not None
         obs = {
+            "last_trick": self.last_trick(),
             "game": "squint", "seat": seat, "deal": self.deal_no + (0 if self._over else 1),
             "dealer": self.dealer, "eldest": self.eldest, "priority": priority_order(self.dealer),
             "phase": self.phase, "decision": self.decision(), "to_move": self.current_player(),

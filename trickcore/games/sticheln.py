@@ -458,6 +458,7 @@ class StichelnState(GameState):
                 special.append(None)
         laid_count = [len(self._laid[s]) for s in range(n)] if in_round else [0] * n
         obs = {
+            "last_trick": self.last_trick(),
             "game": "sticheln", "seat": seat, "players": n,
             "variant": self.variant, "flags": dict(self.flags),
             "round": self.round, "rounds": self.rounds, "dealer": self.dealer, "leader": self.leader,
