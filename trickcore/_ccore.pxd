@@ -17,6 +17,20 @@ cdef extern from "trickcore.h" nogil:
         TC_E_STATE
         TC_E_ARG
         TC_E_FULL
+        TC_E_SUIT
+        TC_E_VALUE
+        TC_E_ROLE
+        TC_E_STRENGTH
+        TC_E_TWIN
+        TC_E_DECK
+        TC_E_FOLLOW
+        TC_E_WINNER
+        TC_E_TRUMP
+        TC_E_UNPLAYABLE
+        TC_E_HANDS
+        TC_E_SEAT
+        TC_E_RULES
+        TC_STATUS_MIN
         TC_ROLE_ALWAYS
         TC_ROLE_TOP_TRUMP
         TC_ROLE_DECLARED
@@ -77,9 +91,10 @@ cdef extern from "trickcore.h" nogil:
         tc_cards top_trump
         tc_cards declared
         tc_cards twin
-    void tc_deck_init(tc_deck *d, int n_suits)
+    int tc_deck_init(tc_deck *d, int n_suits)
     int tc_deck_add(tc_deck *d, int suit, int rank, int strength, int trump_strength, int points, int role)
-    void tc_deck_set_decl(tc_deck *d, int strength0, int strength1)
+    int tc_deck_set_decl(tc_deck *d, int strength0, int strength1)
+    int tc_deck_check(const tc_deck *d)
 
     ctypedef struct tc_rules:
         int n_players
@@ -87,6 +102,7 @@ cdef extern from "trickcore.h" nogil:
         int winner
         int trump
 
+    int tc_rules_check(const tc_deck *d, const tc_rules *r)
     ctypedef struct tc_trick:
         int n_played
         int leader
@@ -120,8 +136,10 @@ cdef extern from "trickcore.h" nogil:
         tc_trick last_trick
         int tricks_left
         int last_winner
+        tc_rules rules
 
-    int tc_play_init(tc_play_state *s, const tc_rules *r, const tc_cards *hands, int leader, int tricks)
+    int tc_play_init(tc_play_state *s, const tc_deck *d, const tc_rules *r, const tc_cards *hands, int leader,
+                     int tricks)
     int tc_play_over(const tc_play_state *s)
     int tc_play_to_move(const tc_play_state *s, const tc_rules *r)
     int tc_play_moves(const tc_deck *d, const tc_rules *r, const tc_play_state *s, uint16_t *out)

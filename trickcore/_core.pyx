@@ -34,6 +34,28 @@ LED_TRUMP = TC_LED_TRUMP
 PILE_PASS = TC_PILE_PASS
 MAX_CARDS = TC_MAX_CARDS
 MAX_PLAYERS = TC_MAX_PLAYERS
+# Status codes of the core (trickcore.h); CoreError.status holds one.
+E_CARD = TC_E_CARD
+E_NOT_IN_HAND = TC_E_NOT_IN_HAND
+E_ILLEGAL = TC_E_ILLEGAL
+E_PLAYERS = TC_E_PLAYERS
+E_DECL = TC_E_DECL
+E_STATE = TC_E_STATE
+E_ARG = TC_E_ARG
+E_FULL = TC_E_FULL
+E_SUIT = TC_E_SUIT
+E_VALUE = TC_E_VALUE
+E_ROLE = TC_E_ROLE
+E_STRENGTH = TC_E_STRENGTH
+E_TWIN = TC_E_TWIN
+E_DECK = TC_E_DECK
+E_FOLLOW = TC_E_FOLLOW
+E_WINNER = TC_E_WINNER
+E_TRUMP = TC_E_TRUMP
+E_UNPLAYABLE = TC_E_UNPLAYABLE
+E_HANDS = TC_E_HANDS
+E_SEAT = TC_E_SEAT
+E_RULES = TC_E_RULES
 #: Card-play actions are move ids card | decl << 7, so 0..255; other decisions start here.
 PLAY_ACTIONS = 256
 
@@ -98,9 +120,9 @@ cdef class Deck:
     cdef readonly dict ids
 
     def __cinit__(self, int n_suits):
-        if not 0 <= n_suits <= TC_MAX_SUITS:
-            raise CoreError(TC_E_ARG, f"a deck has 0..{TC_MAX_SUITS} suits, not {n_suits}")
-        tc_deck_init(&self.d, n_suits)
+        cdef int rc = tc_deck_init(&self.d, n_suits)
+        if rc != TC_OK:
+            raise CoreError(rc, f"a deck has 0..{TC_MAX_SUITS} suits, not {n_suits}")
         self.names = []
         self.ids = {}
 
@@ -116,7 +138,7 @@ cdef class Deck:
         return cid
 
     def set_declarations(self, int strength0, int strength1):
-        tc_deck_set_decl(&self.d, strength0, strength1)
+        check(tc_deck_set_decl(&self.d, strength0, strength1), "declared strengths")
 
     @property
     def n_cards(self):
@@ -279,15 +301,14 @@ cdef class Rng:
         return other
 
 
-cdef int make_rules(tc_rules *r, int n_players, int follow, int winner, int trump) except -1:
-    if not 2 <= n_players <= TC_MAX_PLAYERS:
-        raise CoreError(TC_E_PLAYERS, f"player count {n_players} is outside 2..{TC_MAX_PLAYERS}")
-    if not 0 <= follow <= TC_FOLLOW_DOUBLE or not 0 <= winner <= TC_WIN_DOUBLE:
-        raise CoreError(TC_E_ARG, f"unknown follow rule {follow} or winner rule {winner}")
+cdef int make_rules(Deck deck, tc_rules *r, int n_players, int follow, int winner, int trump) except -1:
+    """Fill `r`, checked against the deck by the core (tc_rules_check)."""
     r.n_players = n_players
     r.follow = follow
     r.winner = winner
     r.trump = trump
+    check(tc_rules_check(&deck.d, r),
+          f"rules (players {n_players}, follow {follow}, winner {winner}, trump {trump})")
     return 0
 
 
@@ -308,7 +329,7 @@ def legal_cards(Deck deck, int n_players, int follow, int winner, int trump, int
     """Legal cards (a set) of `hand` after `moves` were played in a trick led by `leader`."""
     cdef tc_rules r
     cdef tc_trick t
-    make_rules(&r, n_players, follow, winner, trump)
+    make_rules(deck, &r, n_players, follow, winner, trump)
     fill_trick(deck, &r, &t, leader, moves)
     return cards_to_int(tc_legal(&deck.d, &r, &t, int_to_cards(hand)))
 
@@ -318,7 +339,7 @@ def legal_moves(Deck deck, int n_players, int follow, int winner, int trump, int
     cdef tc_rules r
     cdef tc_trick t
     cdef uint16_t out[256]
-    make_rules(&r, n_players, follow, winner, trump)
+    make_rules(deck, &r, n_players, follow, winner, trump)
     fill_trick(deck, &r, &t, leader, moves)
     cdef int n = tc_moves(&deck.d, &r, &t, int_to_cards(hand), out)
     return [out[i] for i in range(n)]
@@ -329,7 +350,7 @@ def resolve_trick(Deck deck, int n_players, int follow, int winner, int trump, i
     next_leader, points, led and piles (per card: 0, 1 or PILE_PASS)."""
     cdef tc_rules r
     cdef tc_trick t
-    make_rules(&r, n_players, follow, winner, trump)
+    make_rules(deck, &r, n_players, follow, winner, trump)
     fill_trick(deck, &r, &t, leader, moves)
     nxt = tc_trick_next_leader(&deck.d, &t, n_players) if winner == TC_WIN_DOUBLE else tc_trick_winner(&t, n_players, 0)
     return {"winner": tc_trick_winner(&t, n_players, 0), "winner2": tc_trick_winner(&t, n_players, 1),
@@ -360,7 +381,7 @@ cdef class TrickPhase:
 
     def __init__(self, Deck deck, int n_players, int follow, int winner, int trump, hands, int leader, int tricks):
         cdef tc_cards h[8]
-        make_rules(&self.rules, n_players, follow, winner, trump)
+        make_rules(deck, &self.rules, n_players, follow, winner, trump)
         if len(hands) != n_players:
             raise CoreError(TC_E_ARG, f"{len(hands)} hands for {n_players} players")
         for p in range(n_players):
@@ -370,7 +391,7 @@ cdef class TrickPhase:
         self.deck = deck
         if not 0 <= tricks <= 64:
             raise CoreError(TC_E_ARG, f"{tricks} tricks: a trick phase has at most 64")
-        check(tc_play_init(&self.s, &self.rules, h, leader, tricks), "trick phase")
+        check(tc_play_init(&self.s, &deck.d, &self.rules, h, leader, tricks), "trick phase")
         self.n_log = 0
         self.py_log = []
         self.described = []

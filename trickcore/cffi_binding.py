@@ -7,7 +7,7 @@ side with the Cython binding and require identical answers.
 
     >>> ffi, lib = load("csrc/build/libtrickcore.so")   # doctest: +SKIP
     >>> ffi.string(lib.tc_version())                     # doctest: +SKIP
-    b'1.0.0'
+    b'2.0.0'
 """
 
 from __future__ import annotations

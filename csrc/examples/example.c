@@ -1,7 +1,8 @@
 /* example.c - embedding the trickcore core in a plain C program.
  *
  * Builds a 52-card deck, deals four hands from a fixed seed, plays one trick by
- * hand through the checked API, then runs random playouts and a perft count.
+ * hand through the checked API, shows how bad input is refused, then runs random
+ * playouts and a perft count.
  * Compiles with -std=c99 -Wall -Wextra -pedantic -Werror; needs only trickcore.h. */
 #include <stdio.h>
 #include "trickcore.h"
@@ -25,7 +26,11 @@ int main(void) {
 
     tc_rng_seed(&rng, 42);
     tc_deal(&rng, deck.all, 4, 13, hands, NULL);
-    tc_play_init(&state, &rules, hands, 0, 13);
+    status = tc_play_init(&state, &deck, &rules, hands, 0, 13);
+    if (status != TC_OK) {
+        printf("error: %s\n", tc_strerror(status));
+        return 1;
+    }
 
     /* Play the first trick: each seat plays its first legal move. */
     for (i = 0; i < 4; i++) {
@@ -42,13 +47,26 @@ int main(void) {
     status = tc_play(&deck, &rules, &state, 200);
     printf("playing move 200 (card 72, declared): %s\n", tc_strerror(status));
 
+    /* Data is checked where it enters: a suitless card that is neither a lamb
+     * nor a top trump could never be followed or win, so the deck refuses it. */
+    {
+        tc_deck odd;
+        tc_deck_init(&odd, 2);
+        status = tc_deck_add(&odd, TC_NO_SUIT, 1, 1, 1, 0, 0);
+        printf("adding a plain suitless card: %s\n", tc_strerror(status));
+        rules.trump = 5;
+        status = tc_play_init(&small, &deck, &rules, hands, 0, 13);
+        printf("trump suit 5 in a 4-suit deck: %s\n", tc_strerror(status));
+        rules.trump = 0;
+    }
+
     for (i = 0; i < 1000; i++) tc_reference_playout(&deck, &rng, tricks);
     printf("1000 random deals: tricks per seat %u %u %u %u\n", tricks[0], tricks[1], tricks[2], tricks[3]);
 
     /* Perft over the last 3 tricks of a deal (3 cards each). */
     tc_rng_seed(&rng, 7);
     tc_deal(&rng, deck.all, 4, 3, hands, NULL);
-    tc_play_init(&small, &rules, hands, 0, 3);
+    tc_play_init(&small, &deck, &rules, hands, 0, 3);
     {
         unsigned long long leaves = (unsigned long long)tc_perft(&deck, &rules, &small, -1, &stats);
         printf("perft(3 tricks) = %llu leaves, seat 0 won %llu tricks over all leaves\n", leaves,

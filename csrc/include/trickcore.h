@@ -9,6 +9,12 @@
  *
  * Conventions
  *   - Functions return TC_OK (0) or a negative tc_status; tc_strerror() names it.
+ *   - Checked entry points (tc_deck_*, tc_rules_check, tc_deal, tc_play_init,
+ *     tc_play, tc_play_moves, tc_playout, tc_perft and the trick wrappers)
+ *     refuse any argument they cannot use with a status and never read or write
+ *     out of bounds.  The inline card-set helpers are unchecked fast paths: card
+ *     ids must be 0..TC_MAX_CARDS-1 (tc_has masks them, so it stays in bounds).
+ *     docs/engine.md states the whole contract: checks, ownership, threads.
  *   - A card is an id 0..TC_MAX_CARDS-1 chosen by the game when it builds its
  *     deck (tc_deck_add); its suit, rank, strength and points live in the deck.
  *   - A move is a card id plus a declaration bit (see TC_MOVE below).
@@ -23,9 +29,9 @@
 extern "C" {
 #endif
 
-#define TC_VERSION_MAJOR 1
+#define TC_VERSION_MAJOR 2
 #define TC_VERSION_MINOR 0
-#define TC_VERSION_STRING "1.0.0"
+#define TC_VERSION_STRING "2.0.0"
 
 #define TC_MAX_CARDS 128   /* card ids 0..127: two 64-bit words */
 #define TC_MAX_SUITS 8
@@ -42,9 +48,30 @@ typedef enum {
     TC_E_PLAYERS = -4,     /* player count outside 2..TC_MAX_PLAYERS */
     TC_E_DECL = -5,        /* a declaration on a card that takes none */
     TC_E_STATE = -6,       /* the state does not allow this (hand over, trick full) */
-    TC_E_ARG = -7,         /* another bad argument (suit, rule, size) */
-    TC_E_FULL = -8         /* the deck already holds TC_MAX_CARDS cards */
+    TC_E_ARG = -7,         /* another bad argument: a NULL pointer, a negative size */
+    TC_E_FULL = -8,        /* the deck already holds TC_MAX_CARDS cards */
+    TC_E_SUIT = -9,        /* suit count outside 0..TC_MAX_SUITS, or a card's suit not in the deck */
+    TC_E_VALUE = -10,      /* rank, strength, points or a declared strength outside 0..255 */
+    TC_E_ROLE = -11,       /* unknown or contradictory role bits, or a suitless card that is
+                              neither TC_ROLE_ALWAYS nor TC_ROLE_TOP_TRUMP (it could never be
+                              followed, led to a suit, or win) */
+    TC_E_STRENGTH = -12,   /* two cards of one suit share a strength or trump strength (ties
+                              would be decided by play order instead of by the cards) */
+    TC_E_TWIN = -13,       /* a TC_ROLE_TWIN card differs from the deck's other twins */
+    TC_E_DECK = -14,       /* the deck struct is inconsistent (sizes out of range, or masks
+                              that do not match the per-card tables) */
+    TC_E_FOLLOW = -15,     /* rules.follow is not a tc_follow */
+    TC_E_WINNER = -16,     /* rules.winner is not a tc_winner */
+    TC_E_TRUMP = -17,      /* rules.trump is neither TC_NO_SUIT nor a suit of the deck */
+    TC_E_UNPLAYABLE = -18, /* deck and rules together could produce a trick without a winner
+                              or an unfollowable lead: suitless cards under a winner rule
+                              other than TC_WIN_TRUMP or under TC_FOLLOW_OVERTRUMP, or (with
+                              TC_WIN_TRUMP) as many always-playable cards in the hands as seats */
+    TC_E_HANDS = -19,      /* hands overlap, or a hand holds fewer cards than there are tricks */
+    TC_E_SEAT = -20,       /* a seat (leader) outside 0..n_players-1 */
+    TC_E_RULES = -21       /* rules differ from those the play state was started with */
 } tc_status;
+#define TC_STATUS_MIN TC_E_RULES   /* the lowest status code; tc_strerror names every one */
 
 const char *tc_strerror(int status);
 const char *tc_version(void);
@@ -69,7 +96,11 @@ static inline tc_cards tc_or(tc_cards a, tc_cards b) { a.w[0] |= b.w[0]; a.w[1] 
 static inline tc_cards tc_and(tc_cards a, tc_cards b) { a.w[0] &= b.w[0]; a.w[1] &= b.w[1]; return a; }
 static inline tc_cards tc_minus(tc_cards a, tc_cards b) { a.w[0] &= ~b.w[0]; a.w[1] &= ~b.w[1]; return a; }
 static inline int tc_is_empty(tc_cards a) { return (a.w[0] | a.w[1]) == 0; }
-static inline int tc_has(tc_cards a, int card) { return (int)((a.w[card >> 6] >> (card & 63)) & 1u); }
+/* Membership of `card` (taken modulo TC_MAX_CARDS: never out of bounds). */
+static inline int tc_has(tc_cards a, int card) {
+    unsigned u = (unsigned)card;
+    return (int)((a.w[(u >> 6) & 1u] >> (u & 63u)) & 1u);
+}
 static inline int tc_equal(tc_cards a, tc_cards b) { return a.w[0] == b.w[0] && a.w[1] == b.w[1]; }
 
 int tc_count(tc_cards a);               /* popcount */
@@ -77,7 +108,7 @@ int tc_first(tc_cards a);               /* lowest id, -1 if empty */
 int tc_last(tc_cards a);                /* highest id, -1 if empty */
 int tc_nth(tc_cards a, int n);          /* the n-th (0-based) set id in ascending order, -1 if none */
 int tc_next(tc_cards a, int after);     /* lowest id > after, -1 if none; iterate from after=-1 */
-int tc_to_array(tc_cards a, uint8_t *out); /* writes ids ascending, returns the count */
+int tc_to_array(tc_cards a, uint8_t *out); /* writes ids ascending into out[TC_MAX_CARDS], returns the count */
 
 /* ---- seeded random generator -------------------------------------------- */
 /* xoshiro256** seeded through splitmix64.  Part of the API contract: the same
@@ -92,11 +123,13 @@ typedef struct { uint64_t s[4]; } tc_rng;
 
 void tc_rng_seed(tc_rng *rng, uint64_t seed);
 uint64_t tc_rng_next(tc_rng *rng);
-uint32_t tc_rng_below(tc_rng *rng, uint32_t n);  /* n >= 1 */
-void tc_shuffle(tc_rng *rng, uint8_t *a, int len);
+uint32_t tc_rng_below(tc_rng *rng, uint32_t n);  /* n >= 1 (n = 0 gives 0) */
+void tc_shuffle(tc_rng *rng, uint8_t *a, int len); /* a holds len bytes; len <= 0 does nothing */
 /* Shuffle the ids of `cards` ascending-listed, then deal hand_size to each of
  * n_players seats in turn-blocks (seat 0 gets the first hand_size cards, ...);
- * the remaining cards go to *rest (may be NULL). */
+ * the remaining cards go to *rest (may be NULL).  `hands` holds n_players sets.
+ * TC_E_PLAYERS unless 1 <= n_players <= TC_MAX_PLAYERS; TC_E_ARG for NULL rng or
+ * hands, a negative hand_size, or more cards asked for than `cards` holds. */
 int tc_deal(tc_rng *rng, tc_cards cards, int n_players, int hand_size, tc_cards *hands, tc_cards *rest);
 
 /* ---- deck description ---------------------------------------------------- */
@@ -132,11 +165,26 @@ typedef struct {
     tc_cards always, top_trump, declared, twin; /* cards with each role */
 } tc_deck;
 
-void tc_deck_init(tc_deck *d, int n_suits);
-/* Add one card; returns its id (the next free id) or a negative status.
- * trump_strength = strength when the game's order does not change for trumps. */
+/* An empty deck with n_suits suits; TC_E_SUIT (and an empty deck of 0 suits)
+ * unless 0 <= n_suits <= TC_MAX_SUITS. */
+int tc_deck_init(tc_deck *d, int n_suits);
+/* Add one card; returns its id (the next free id) or a negative status, and the
+ * deck is unchanged on error.  trump_strength = strength when the game's order
+ * does not change for trumps.  Refused: TC_E_FULL, TC_E_SUIT (suit not in
+ * 0..n_suits-1 and not TC_NO_SUIT), TC_E_VALUE (a number outside 0..255),
+ * TC_E_ROLE (unknown bits; ALWAYS with TOP_TRUMP; a suitless card without
+ * ALWAYS or TOP_TRUMP; a suited ALWAYS or TOP_TRUMP card), TC_E_STRENGTH (the
+ * strength or trump strength of an earlier card of the same suit; TWIN and
+ * DECLARED cards are exempt: twins are equal by definition, a declared card's
+ * strength comes from its declaration), TC_E_TWIN (a twin unlike earlier twins). */
 int tc_deck_add(tc_deck *d, int suit, int rank, int strength, int trump_strength, int points, int role);
-void tc_deck_set_decl(tc_deck *d, int strength0, int strength1);
+/* Strengths of declarations 0 and 1 (TC_E_VALUE outside 0..255). */
+int tc_deck_set_decl(tc_deck *d, int strength0, int strength1);
+/* Everything tc_deck_add enforces, for a deck filled in by other means (a
+ * struct written field by field, or bytes read from elsewhere); TC_E_DECK if
+ * the sizes or masks do not match the per-card tables.  O(cards); tc_play_init
+ * calls it. */
+int tc_deck_check(const tc_deck *d);
 
 /* ---- rules of a deal ------------------------------------------------------- */
 typedef enum {
@@ -164,6 +212,12 @@ typedef struct {
     int trump;               /* trump suit or TC_NO_SUIT */
 } tc_rules;
 
+/* The rules' own fields against a deck that passed tc_deck_check: TC_E_PLAYERS,
+ * TC_E_FOLLOW, TC_E_WINNER, TC_E_TRUMP, and TC_E_UNPLAYABLE for a deck with
+ * suitless cards under a winner rule other than TC_WIN_TRUMP or under
+ * TC_FOLLOW_OVERTRUMP (such a card would open a trick with no suit to follow). */
+int tc_rules_check(const tc_deck *d, const tc_rules *r);
+
 /* ---- a trick in progress ------------------------------------------------- */
 #define TC_LED_NONE (-1)     /* nothing led yet (empty, or lambs only) */
 #define TC_LED_TRUMP (-2)    /* a top trump was led with no trump suit; else the trump suit */
@@ -190,7 +244,13 @@ static inline int tc_trick_to_move(const tc_trick *t, int n_players) {
     return seat >= n_players ? seat - n_players : seat;
 }
 
-/* Legal cards from `hand` for the seat to move in trick `t`. */
+/* The trick functions below are building blocks for embedders who manage tricks
+ * themselves.  They check the cheap things on every call (rules fields, the
+ * trick's counters, the card id) and refuse the rest of a bad input with a
+ * status; they do not re-run tc_deck_check.  A trick must come from
+ * tc_trick_start and tc_trick_add under the same deck and rules. */
+
+/* Legal cards from `hand` for the seat to move in trick `t` (empty on bad input). */
 tc_cards tc_legal(const tc_deck *d, const tc_rules *r, const tc_trick *t, tc_cards hand);
 
 /* A move is card | decl << 7: decl 0 or 1 for TC_ROLE_DECLARED cards, else 0. */
@@ -199,11 +259,13 @@ tc_cards tc_legal(const tc_deck *d, const tc_rules *r, const tc_trick *t, tc_car
 #define TC_MOVE_DECL(m) (((m) >> 7) & 1)
 
 /* Distinct moves from the legal cards, ascending: declared cards give two moves,
- * twins one.  Returns the count (<= TC_MAX_MOVES). */
+ * twins one.  Returns the count (<= TC_MAX_MOVES; `out` holds TC_MAX_MOVES) or a
+ * negative status. */
 int tc_moves(const tc_deck *d, const tc_rules *r, const tc_trick *t, tc_cards hand, uint16_t *out);
 
 /* Add a card to the trick, updating the led category and the winner
- * incrementally.  Does not check the hand or the follow rule (tc_play does). */
+ * incrementally.  Does not check the hand or the follow rule (tc_play does);
+ * TC_E_STATE when the trick is full, TC_E_CARD for a card outside the deck. */
 int tc_trick_add(const tc_deck *d, const tc_rules *r, tc_trick *t, int move);
 /* Winning seat of a complete (or partial) trick; for TC_WIN_DOUBLE the winner of
  * pile 0 or 1 (-1 if that pile is empty). */
@@ -213,6 +275,15 @@ int tc_trick_next_leader(const tc_deck *d, const tc_trick *t, int n_players);
 int tc_trick_points(const tc_deck *d, const tc_trick *t);
 
 /* ---- the trick phase of a deal ------------------------------------------ */
+/* A play state is valid as tc_play_init made it and tc_play / tc_playout changed
+ * it; copying it by value (copy-make search) is fine.  It remembers its rules:
+ * the functions below refuse other rules with TC_E_RULES, and must be given the
+ * deck it was started with.
+ *
+ * Every completed trick has a winner: tc_play_init refuses decks, rules and
+ * hands under which a trick could be won by nobody (TC_E_UNPLAYABLE).  Should
+ * it happen anyway (a different deck passed later), the leader takes the trick,
+ * so no seat outside 0..n_players-1 is ever credited or asked to move. */
 typedef struct {
     tc_cards hand[TC_MAX_PLAYERS];
     tc_cards won[TC_MAX_PLAYERS];      /* cards of the tricks each seat won */
@@ -223,10 +294,16 @@ typedef struct {
     tc_trick last_trick;               /* the last completed trick (n_played 0 if none) */
     int tricks_left;                   /* tricks (double tricks) still to be completed */
     int last_winner;                   /* seat that won the last completed trick, -1 */
+    tc_rules rules;                    /* the rules given to tc_play_init */
 } tc_play_state;
 
-/* Start the trick phase: hands are copied; `tricks` tricks are to be played. */
-int tc_play_init(tc_play_state *s, const tc_rules *r, const tc_cards *hands, int leader, int tricks);
+/* Start the trick phase: hands (n_players sets) are copied; `tricks` tricks (or
+ * double tricks) are to be played.  Checks the deck (tc_deck_check), the rules
+ * (tc_rules_check), the hands (inside the deck: TC_E_CARD; disjoint, each with
+ * at least `tricks` cards: TC_E_HANDS; with TC_WIN_TRUMP fewer always-playable
+ * cards among them than seats: TC_E_UNPLAYABLE), the leader (TC_E_SEAT) and
+ * `tricks` (0..TC_MAX_CARDS, else TC_E_ARG). */
+int tc_play_init(tc_play_state *s, const tc_deck *d, const tc_rules *r, const tc_cards *hands, int leader, int tricks);
 static inline int tc_play_over(const tc_play_state *s) { return s->tricks_left <= 0; }
 int tc_play_to_move(const tc_play_state *s, const tc_rules *r);  /* -1 when over */
 /* Legal moves of the seat to move (as tc_moves). */
@@ -235,7 +312,8 @@ int tc_play_moves(const tc_deck *d, const tc_rules *r, const tc_play_state *s, u
  * When the trick completes it is resolved and the next one started. */
 int tc_play(const tc_deck *d, const tc_rules *r, tc_play_state *s, int move);
 
-/* Play the rest of the trick phase with uniformly random legal moves. */
+/* Play the rest of the trick phase with uniformly random legal moves (TC_E_STATE
+ * if a seat to move has no card). */
 int tc_playout(const tc_deck *d, const tc_rules *r, tc_play_state *s, tc_rng *rng);
 
 /* ---- perft --------------------------------------------------------------- */
@@ -248,7 +326,8 @@ typedef struct {
 
 /* Number of legal move sequences of length `depth` (or to the end of the trick
  * phase if it comes first); stats (may be NULL) sums tricks and points over the
- * leaves.  depth < 0 means to the end. */
+ * leaves.  depth < 0 means to the end.  0 for bad arguments (a NULL pointer,
+ * rules the state was not started with). */
 uint64_t tc_perft(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int depth, tc_perft_stats *stats);
 
 /* ---- the reference game (benchmark) -------------------------------------- */

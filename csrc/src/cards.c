@@ -11,10 +11,23 @@ static const char *const tc_messages[] = {
     "action not possible in this state",
     "bad argument",
     "deck full",
+    "suit count or suit out of range",
+    "rank, strength, points or declared strength outside 0..255",
+    "unknown or contradictory card roles, or a suitless card that is neither always-playable nor a top trump",
+    "two cards of one suit share a strength or trump strength",
+    "a twin card differs from the other twins",
+    "inconsistent deck: sizes or masks do not match the cards",
+    "unknown follow rule",
+    "unknown winner rule",
+    "trump is not a suit of the deck",
+    "deck and rules could produce a trick without a winner",
+    "hands overlap or hold fewer cards than there are tricks",
+    "seat out of range",
+    "rules differ from those the play state was started with",
 };
 
 const char *tc_strerror(int status) {
-    if (status > 0 || status < TC_E_FULL) return "unknown status";
+    if (status > 0 || status < TC_STATUS_MIN) return "unknown status";
     return tc_messages[-status];
 }
 
@@ -90,6 +103,7 @@ uint32_t tc_rng_below(tc_rng *rng, uint32_t n) { return tc__rng_below(rng, n); }
 
 void tc_shuffle(tc_rng *rng, uint8_t *a, int len) {
     int i;
+    if (!rng || !a) return;
     for (i = len - 1; i > 0; i--) {
         int j = (int)tc__rng_below(rng, (uint32_t)(i + 1));
         uint8_t tmp = a[i];
@@ -102,7 +116,7 @@ int tc_deal(tc_rng *rng, tc_cards cards, int n_players, int hand_size, tc_cards 
     uint8_t ids[TC_MAX_CARDS];
     int n = tc_to_array(cards, ids), p, i, k = 0;
     if (n_players < 1 || n_players > TC_MAX_PLAYERS) return TC_E_PLAYERS;
-    if (hand_size < 0 || n_players * hand_size > n) return TC_E_ARG;
+    if (!rng || !hands || hand_size < 0 || hand_size > n / n_players) return TC_E_ARG;  /* no overflow */
     tc_shuffle(rng, ids, n);
     for (p = 0; p < n_players; p++) {
         hands[p] = tc_cards_empty();

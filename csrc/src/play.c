@@ -3,28 +3,66 @@
 #include <string.h>
 #include "rules_inline.h"
 
-int tc_play_init(tc_play_state *s, const tc_rules *r, const tc_cards *hands, int leader, int tricks) {
+/* The start of a trick phase, with nothing checked (the benchmark game's own
+ * deals, and tc_play_init after its checks). */
+static void play_start(tc_play_state *s, const tc_rules *r, const tc_cards *hands, int leader, int tricks) {
     int p;
-    if (r->n_players < 2 || r->n_players > TC_MAX_PLAYERS) return TC_E_PLAYERS;
-    if (leader < 0 || leader >= r->n_players || tricks < 0) return TC_E_ARG;
     memset(s, 0, sizeof *s);
     for (p = 0; p < r->n_players; p++) s->hand[p] = hands[p];
     tc_trick_start(&s->trick, leader);
     tc_trick_start(&s->last_trick, leader);
     s->tricks_left = tricks;
     s->last_winner = -1;
+    s->rules = *r;
+}
+
+/* The hands of tc_play_init: inside the deck, disjoint, enough cards for every
+ * trick, and under the trump rule fewer always-playable cards than seats, so
+ * every trick holds a card that can win it (Beim Jupiter rule 2.2). */
+static int hands_status(const tc_deck *d, const tc_rules *r, const tc_cards *hands, int tricks) {
+    tc_cards seen = tc_cards_empty();
+    int p;
+    for (p = 0; p < r->n_players; p++) {
+        if (!tc_is_empty(tc_minus(hands[p], d->all))) return TC_E_CARD;
+        if (!tc_is_empty(tc_and(hands[p], seen))) return TC_E_HANDS;
+        if (tc__count(hands[p]) < tricks) return TC_E_HANDS;
+        seen = tc_or(seen, hands[p]);
+    }
+    if (r->winner == TC_WIN_TRUMP && tc__count(tc_and(seen, d->always)) >= r->n_players) return TC_E_UNPLAYABLE;
     return TC_OK;
 }
 
+int tc_play_init(tc_play_state *s, const tc_deck *d, const tc_rules *r, const tc_cards *hands, int leader, int tricks) {
+    int rc;
+    if (!s || !d || !r || !hands) return TC_E_ARG;
+    if ((rc = tc_deck_check(d)) != TC_OK) return rc;
+    if ((rc = tc_rules_check(d, r)) != TC_OK) return rc;
+    if (leader < 0 || leader >= r->n_players) return TC_E_SEAT;
+    if (tricks < 0 || tricks > TC_MAX_CARDS) return TC_E_ARG;
+    if ((rc = hands_status(d, r, hands, tricks)) != TC_OK) return rc;
+    play_start(s, r, hands, leader, tricks);
+    return TC_OK;
+}
+
+/* The rules a caller passes must be the state's own: a different player count
+ * would index the trick's arrays past its seats. */
+static int same_rules(const tc_play_state *s, const tc_rules *r) {
+    return r->n_players == s->rules.n_players && r->follow == s->rules.follow &&
+           r->winner == s->rules.winner && r->trump == s->rules.trump;
+}
+
 int tc_play_to_move(const tc_play_state *s, const tc_rules *r) {
-    if (tc_play_over(s)) return -1;
+    if (!s || !r || !same_rules(s, r) || tc_play_over(s)) return -1;
     return tc_trick_to_move(&s->trick, r->n_players);
 }
 
 int tc_play_moves(const tc_deck *d, const tc_rules *r, const tc_play_state *s, uint16_t *out) {
-    int seat = tc_play_to_move(s, r);
+    int seat;
+    if (!d || !r || !s || !out) return TC_E_ARG;
+    if (!same_rules(s, r)) return TC_E_RULES;
+    seat = tc_play_to_move(s, r);
     if (seat < 0) return 0;
-    return tc_moves(d, r, &s->trick, s->hand[seat], out);
+    return tc__moves(d, r, &s->trick, s->hand[seat], out);
 }
 
 /* Credit a completed trick and start the next one. */
@@ -38,7 +76,7 @@ static void finish_trick(const tc_deck *d, const tc_rules *r, tc_play_state *s) 
             if (t->pile[i] == TC_PILE_PASS) {
                 s->passed[seat] = tc_or(s->passed[seat], bit);
             } else {
-                int w = tc__trick_winner(t, n, t->pile[i]);
+                int w = tc__trick_winner(t, n, t->pile[i]);   /* >= 0: the pile holds this card */
                 s->won[w] = tc_or(s->won[w], bit);
                 s->points[w] = (uint16_t)(s->points[w] + d->points[t->card[i]]);
             }
@@ -48,6 +86,7 @@ static void finish_trick(const tc_deck *d, const tc_rules *r, tc_play_state *s) 
         next = tc__next_leader(d, t, n);
     } else {
         int w = tc__trick_winner(t, n, 0);
+        if (w < 0) w = t->leader;   /* no winner: impossible after tc_play_init's checks (trickcore.h) */
         s->won[w] = tc_or(s->won[w], t->cards);
         s->tricks[w]++;
         s->points[w] = (uint16_t)(s->points[w] + t->points);
@@ -73,6 +112,8 @@ void tc__play_unchecked(const tc_deck *d, const tc_rules *r, tc_play_state *s, i
 
 int tc_play(const tc_deck *d, const tc_rules *r, tc_play_state *s, int move) {
     int seat, card, decl;
+    if (!d || !r || !s) return TC_E_ARG;
+    if (!same_rules(s, r)) return TC_E_RULES;
     if (tc_play_over(s)) return TC_E_STATE;
     if (move < 0 || move >= 256) return TC_E_CARD;
     card = TC_MOVE_CARD(move);
@@ -90,6 +131,8 @@ int tc_playout(const tc_deck *d, const tc_rules *r, tc_play_state *s, tc_rng *rn
     tc_cards special = tc_or(d->declared, d->twin);
     int plain_deck = tc_is_empty(special);
     uint16_t moves[TC_MAX_MOVES];
+    if (!d || !r || !s || !rng) return TC_E_ARG;
+    if (!same_rules(s, r)) return TC_E_RULES;
     while (!tc_play_over(s)) {
         int seat = tc_trick_to_move(&s->trick, r->n_players);
         tc_cards legal = tc__legal(d, r, &s->trick, s->hand[seat]);
@@ -99,7 +142,8 @@ int tc_playout(const tc_deck *d, const tc_rules *r, tc_play_state *s, tc_rng *rn
             if (tc_is_empty(legal)) return TC_E_STATE;
             move = tc__random_card(legal, rng);
         } else {
-            int n = tc_moves(d, r, &s->trick, s->hand[seat], moves);
+            int n = tc__moves(d, r, &s->trick, s->hand[seat], moves);
+            if (n <= 0) return TC_E_STATE;
             move = moves[tc__rng_below(rng, (uint32_t)n)];
         }
         play_unchecked(d, r, s, move);
@@ -122,7 +166,7 @@ static uint64_t perft_rec(const tc_deck *d, const tc_rules *r, const tc_play_sta
         }
         return 1;
     }
-    n = tc_play_moves(d, r, s, moves);
+    n = tc__moves(d, r, &s->trick, s->hand[tc_trick_to_move(&s->trick, r->n_players)], moves);
     for (i = 0; i < n; i++) {
         tc_play_state child = *s;               /* copy-make: no undo bookkeeping */
         play_unchecked(d, r, &child, moves[i]);
@@ -133,6 +177,7 @@ static uint64_t perft_rec(const tc_deck *d, const tc_rules *r, const tc_play_sta
 
 uint64_t tc_perft(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int depth, tc_perft_stats *stats) {
     if (stats) memset(stats, 0, sizeof *stats);
+    if (!d || !r || !s || !same_rules(s, r)) return 0;
     return perft_rec(d, r, s, depth < 0 ? -1 : depth, stats);
 }
 
@@ -154,7 +199,7 @@ int tc_reference_playout(const tc_deck *d, tc_rng *rng, uint32_t *tricks_out) {
     r.winner = TC_WIN_TRUMP;
     r.trump = (int)tc__rng_below(rng, 4);
     tc_deal(rng, d->all, 4, 13, hands, NULL);
-    tc_play_init(&s, &r, hands, 0, 13);
+    play_start(&s, &r, hands, 0, 13);   /* a checked deck and a full deal: no checks per playout */
     tc_playout(d, &r, &s, rng);
     if (tricks_out)
         for (p = 0; p < 4; p++) tricks_out[p] += s.tricks[p];

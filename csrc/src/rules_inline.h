@@ -70,6 +70,22 @@ static inline tc_cards tc__legal(const tc_deck *d, const tc_rules *r, const tc_t
     }
 }
 
+/* Distinct moves from the legal cards, ascending: declared cards give two moves,
+ * twins one (tc_moves in trickcore.h). */
+static inline int tc__moves(const tc_deck *d, const tc_rules *r, const tc_trick *t, tc_cards hand, uint16_t *out) {
+    tc_cards legal = tc__legal(d, r, t, hand);
+    tc_cards twins = tc_and(legal, d->twin);
+    tc_cards decl = tc_and(legal, d->declared);
+    int n = 0, c;
+    if (!tc_is_empty(twins)) {          /* identical cards give one move: keep the lowest */
+        legal = tc_minus(legal, twins);
+        legal = tc_or(legal, tc_cards_of(tc_first(twins)));
+    }
+    for (c = tc_first(legal); c >= 0; c = tc_next(legal, c)) out[n++] = (uint16_t)TC_MOVE(c, 0);
+    for (c = tc_first(decl); c >= 0; c = tc_next(decl, c)) out[n++] = (uint16_t)TC_MOVE(c, 1);
+    return n;
+}
+
 /* Winning keys.  A card replaces the current winner iff its key is strictly
  * greater, so equal keys go to the card played first (Sticheln C7a, Jupiter and
  * Juno 6.7a); key 0 never wins.  key = class << 8 | order, classes:

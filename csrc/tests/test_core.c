@@ -67,12 +67,113 @@ static void test_errors(void) {
     CHECK(tc_deal(&rng, d.all, 4, 14, hands, NULL) == TC_E_ARG);
     tc_deal(&rng, d.all, 4, 13, hands, NULL);
     r.n_players = 9;
-    CHECK(tc_play_init(&s, &r, hands, 0, 13) == TC_E_PLAYERS);
+    CHECK(tc_play_init(&s, &d, &r, hands, 0, 13) == TC_E_PLAYERS);
     r.n_players = 4;
-    CHECK(tc_play_init(&s, &r, hands, 0, 13) == TC_OK);
+    CHECK(tc_play_init(&s, &d, &r, hands, 0, 13) == TC_OK);
     CHECK(tc_play(&d, &r, &s, 60) == TC_E_CARD);
     CHECK(tc_play(&d, &r, &s, tc_first(hands[1])) == TC_E_NOT_IN_HAND);
     CHECK(tc_play(&d, &r, &s, TC_MOVE(tc_first(hands[0]), 1)) == TC_E_DECL);
+}
+
+/* Every refusal of the checked entry points has its own status (trickcore.h). */
+static void test_validation(void) {
+    tc_deck d, j;
+    tc_rules r = {4, TC_FOLLOW_SUIT, TC_WIN_TRUMP, 0};
+    tc_cards hands[4];
+    tc_play_state s;
+    tc_rng rng;
+    uint16_t moves[TC_MAX_MOVES];
+    int i, status;
+
+    CHECK(tc_deck_init(&d, 9) == TC_E_SUIT && d.n_suits == 0);
+    CHECK(tc_deck_init(NULL, 2) == TC_E_ARG);
+    CHECK(tc_deck_init(&d, 2) == TC_OK);
+    CHECK(tc_deck_add(&d, 2, 1, 1, 1, 0, 0) == TC_E_SUIT);
+    CHECK(tc_deck_add(&d, -3, 1, 1, 1, 0, 0) == TC_E_SUIT);
+    CHECK(tc_deck_add(&d, 0, 256, 1, 1, 0, 0) == TC_E_VALUE);
+    CHECK(tc_deck_add(&d, 0, 1, 1, 1, -1, 0) == TC_E_VALUE);
+    CHECK(tc_deck_add(&d, 0, 1, 1, 1, 0, 16) == TC_E_ROLE);
+    CHECK(tc_deck_add(&d, TC_NO_SUIT, 1, 1, 1, 0, 0) == TC_E_ROLE);           /* plain suitless */
+    CHECK(tc_deck_add(&d, 0, 1, 1, 1, 0, TC_ROLE_TOP_TRUMP) == TC_E_ROLE);     /* suited top trump */
+    CHECK(tc_deck_add(&d, TC_NO_SUIT, 0, 0, 0, 0, TC_ROLE_ALWAYS | TC_ROLE_TOP_TRUMP) == TC_E_ROLE);
+    CHECK(tc_deck_add(&d, 0, 1, 1, 1, 0, 0) == 0);
+    CHECK(tc_deck_add(&d, 0, 2, 1, 2, 0, 0) == TC_E_STRENGTH);                 /* strength 1 again */
+    CHECK(tc_deck_add(&d, 0, 2, 2, 1, 0, 0) == TC_E_STRENGTH);                 /* trump strength 1 again */
+    CHECK(tc_deck_add(&d, 1, 1, 1, 1, 0, 0) == 1);                             /* another suit: fine */
+    CHECK(tc_deck_add(&d, TC_NO_SUIT, 0, 0, 0, 0, TC_ROLE_ALWAYS | TC_ROLE_TWIN) == 2);
+    CHECK(tc_deck_add(&d, TC_NO_SUIT, 0, 0, 0, 1, TC_ROLE_ALWAYS | TC_ROLE_TWIN) == TC_E_TWIN);
+    CHECK(tc_deck_add(&d, TC_NO_SUIT, 0, 0, 0, 0, TC_ROLE_ALWAYS | TC_ROLE_TWIN) == 3);
+    CHECK(d.n_cards == 4 && tc_deck_check(&d) == TC_OK);
+    CHECK(tc_deck_set_decl(&d, 0, 256) == TC_E_VALUE);
+    for (i = d.n_cards; i < TC_MAX_CARDS; i++) tc_deck_add(&d, i % 2, i, i, i, 0, 0);
+    CHECK(d.n_cards == TC_MAX_CARDS && tc_deck_add(&d, 0, 0, 200, 200, 0, 0) == TC_E_FULL);
+
+    /* A struct filled by hand: tc_deck_check finds what tc_deck_add would refuse. */
+    tc_reference_deck(&d);
+    CHECK(tc_deck_check(&d) == TC_OK);
+    j = d; j.suit_mask[1].w[0] ^= 1;               CHECK(tc_deck_check(&j) == TC_E_DECK);
+    j = d; j.n_cards = 200;                        CHECK(tc_deck_check(&j) == TC_E_DECK);
+    j = d; j.suit[5] = 7;                          CHECK(tc_deck_check(&j) == TC_E_SUIT);
+    j = d; j.strength[5] = j.strength[6];          CHECK(tc_deck_check(&j) == TC_E_STRENGTH);
+    j = d; j.role[5] = 32;                         CHECK(tc_deck_check(&j) == TC_E_ROLE);
+
+    /* Rules against the deck. */
+    CHECK(tc_rules_check(&d, &r) == TC_OK);
+    r.follow = 4;                                  CHECK(tc_rules_check(&d, &r) == TC_E_FOLLOW);
+    r.follow = TC_FOLLOW_SUIT; r.winner = -1;      CHECK(tc_rules_check(&d, &r) == TC_E_WINNER);
+    r.winner = TC_WIN_TRUMP; r.trump = 4;          CHECK(tc_rules_check(&d, &r) == TC_E_TRUMP);
+    r.trump = TC_NO_SUIT;                          CHECK(tc_rules_check(&d, &r) == TC_OK);
+    r.trump = -2;                                  CHECK(tc_rules_check(&d, &r) == TC_E_TRUMP);
+    r.trump = 0; r.n_players = 1;                  CHECK(tc_rules_check(&d, &r) == TC_E_PLAYERS);
+    r.n_players = 4;
+    tc_deck_init(&j, 2);
+    tc_deck_add(&j, 0, 1, 1, 1, 0, 0);
+    tc_deck_add(&j, TC_NO_SUIT, 0, 0, 0, 0, TC_ROLE_TOP_TRUMP);
+    r.trump = 0; r.winner = TC_WIN_OFFLEAD_HIGH;   CHECK(tc_rules_check(&j, &r) == TC_E_UNPLAYABLE);
+    r.winner = TC_WIN_TRUMP; r.follow = TC_FOLLOW_OVERTRUMP;
+    CHECK(tc_rules_check(&j, &r) == TC_E_UNPLAYABLE);
+    r.follow = TC_FOLLOW_SUIT;                     CHECK(tc_rules_check(&j, &r) == TC_OK);
+
+    /* Hands, leader and tricks at the start of a trick phase. */
+    tc_rng_seed(&rng, 5);
+    tc_deal(&rng, d.all, 4, 13, hands, NULL);
+    CHECK(tc_play_init(&s, &d, &r, hands, 4, 13) == TC_E_SEAT);
+    CHECK(tc_play_init(&s, &d, &r, hands, 0, 14) == TC_E_HANDS);
+    CHECK(tc_play_init(&s, &d, &r, hands, 0, -1) == TC_E_ARG);
+    CHECK(tc_play_init(NULL, &d, &r, hands, 0, 13) == TC_E_ARG);
+    hands[1] = tc_or(hands[1], tc_cards_of(tc_first(hands[0])));
+    CHECK(tc_play_init(&s, &d, &r, hands, 0, 13) == TC_E_HANDS);
+    hands[1] = tc_or(hands[1], tc_cards_of(100));
+    CHECK(tc_play_init(&s, &d, &r, hands, 0, 13) == TC_E_CARD);
+
+    /* Four lambs among four seats: a trick of lambs alone would have no winner. */
+    tc_deck_init(&j, 1);
+    for (i = 0; i < 4; i++) tc_deck_add(&j, 0, i, i, i, 0, 0);
+    for (i = 0; i < 4; i++) tc_deck_add(&j, TC_NO_SUIT, 0, 0, 0, 0, TC_ROLE_ALWAYS | TC_ROLE_TWIN);
+    for (i = 0; i < 4; i++) hands[i] = tc_or(tc_cards_of(i), tc_cards_of(4 + i));
+    CHECK(tc_play_init(&s, &j, &r, hands, 0, 2) == TC_E_UNPLAYABLE);
+    hands[3] = tc_cards_of(3);
+    hands[2] = tc_or(hands[2], tc_cards_of(7));
+    CHECK(tc_play_init(&s, &j, &r, hands, 0, 1) == TC_E_UNPLAYABLE);  /* still 4 lambs in play */
+    hands[2] = tc_or(tc_cards_of(2), tc_cards_of(6));
+    CHECK(tc_play_init(&s, &j, &r, hands, 0, 1) == TC_OK);            /* 3 lambs: fine */
+
+    /* A state remembers its rules. */
+    r.n_players = 3;
+    CHECK(tc_play(&j, &r, &s, 0) == TC_E_RULES);
+    CHECK(tc_play_moves(&j, &r, &s, moves) == TC_E_RULES);
+    CHECK(tc_playout(&j, &r, &s, &rng) == TC_E_RULES);
+    CHECK(tc_perft(&j, &r, &s, -1, NULL) == 0);
+    r.n_players = 4;
+    CHECK(tc_perft(&j, &r, &s, -1, NULL) > 0);
+
+    /* Every status has its own text. */
+    for (status = TC_STATUS_MIN; status < 0; status++) {
+        int k;
+        CHECK(tc_strerror(status)[0] != '\0');
+        for (k = status + 1; k <= 0; k++) CHECK(tc_strerror(status) != tc_strerror(k));
+    }
+    CHECK(tc_strerror(TC_STATUS_MIN - 1)[0] == 'u');
 }
 
 int main(void) {
@@ -80,6 +181,7 @@ int main(void) {
     test_rng();
     test_sticheln_tie();
     test_errors();
+    test_validation();
     if (failures) { printf("%d failed\n", failures); return 1; }
     printf("test_core: all passed\n");
     return 0;

@@ -18,4 +18,4 @@ def test_example_program_runs(c_build):
     out = subprocess.run([str(c_build / "example")], capture_output=True, text=True, check=True).stdout
     assert "trick 1 won by seat" in out
     assert "card id out of range" in out          # the illegal move got a defined error code
-    assert "trickcore 1.0.0" in out
+    assert "trickcore 2.0.0" in out          # tc_version() is the header's TC_VERSION_STRING

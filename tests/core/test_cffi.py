@@ -76,7 +76,7 @@ def test_legal_moves_and_perft_agree(cffi_lib):
     rules = ffi.new("tc_rules *", {"n_players": 4, "follow": 1, "winner": 0, "trump": 2})
     state = ffi.new("tc_play_state *")
     chands = ffi.new("tc_cards[8]", [int_to_cards(ffi, h) for h in hands])
-    assert lib.tc_play_init(state, rules, chands, 1, 4) == 0
+    assert lib.tc_play_init(state, d, rules, chands, 1, 4) == 0
     tp = _core.TrickPhase(deck, 4, _core.FOLLOW_SUIT, _core.WIN_TRUMP, 2, hands, 1, 4)
     stats = ffi.new("tc_perft_stats *")
     count = lib.tc_perft(d, rules, state, -1, stats)
@@ -98,13 +98,18 @@ def test_bad_input_gives_codes_not_crashes(cffi_lib):
     ffi, lib = cffi_lib
     d = ffi.new("tc_deck *")
     lib.tc_reference_deck(d)
-    assert lib.tc_deck_add(d, 9, 0, 0, 0, 0, 0) == lib.TC_E_ARG          # bad suit
+    assert lib.tc_deck_add(d, 9, 0, 0, 0, 0, 0) == lib.TC_E_SUIT         # bad suit
     rules = ffi.new("tc_rules *", {"n_players": 9, "follow": 1, "winner": 0, "trump": 0})
     state = ffi.new("tc_play_state *")
     hands = ffi.new("tc_cards[8]")
-    assert lib.tc_play_init(state, rules, hands, 0, 13) == lib.TC_E_PLAYERS
+    assert lib.tc_play_init(state, d, rules, hands, 0, 13) == lib.TC_E_PLAYERS
     rules.n_players = 4
-    assert lib.tc_play_init(state, rules, hands, 0, 1) == lib.TC_OK
+    assert lib.tc_play_init(state, d, rules, hands, 0, 1) == lib.TC_E_HANDS   # empty hands, one trick
+    assert lib.tc_play_init(state, ffi.NULL, rules, hands, 0, 1) == lib.TC_E_ARG
+    rng = ffi.new("tc_rng *")
+    lib.tc_rng_seed(rng, 1)
+    assert lib.tc_deal(rng, d.all, 4, 13, hands, ffi.NULL) == lib.TC_OK
+    assert lib.tc_play_init(state, d, rules, hands, 0, 13) == lib.TC_OK
     assert lib.tc_play(d, rules, state, 127) == lib.TC_E_CARD
     assert lib.tc_play(d, rules, state, 5) == lib.TC_E_NOT_IN_HAND
     assert lib.tc_play(d, rules, state, 5 | 128) == lib.TC_E_DECL
