@@ -38,7 +38,7 @@ def test_random_games_follow_the_contract(name, players, seed):
         assert 0 <= seat < players
         assert state.decision()
         legal = state.legal_actions()
-        assert legal and legal == sorted(legal) and len(set(legal)) == len(legal)
+        assert legal and list(legal) == sorted(legal) and len(set(legal)) == len(legal)
         texts = state.legal_action_strings()
         assert len(texts) == len(set(texts)), f"ambiguous action texts {texts}"
         for a, t in zip(legal, texts):
@@ -70,7 +70,7 @@ def test_random_games_follow_the_contract(name, players, seed):
     if not state.is_terminal():
         return
     assert state.current_player() == trickcore.TERMINAL
-    assert state.legal_actions() == [] and state.decision() == ""
+    assert state.legal_actions() == () and state.decision() == ""
     scores = state.scores()
     assert len(scores) == players and len(state.ranks()) == players
     assert min(state.ranks()) == 1
@@ -168,3 +168,66 @@ def test_the_last_trick_stays_in_view_into_the_next_deal(name, players):
         if crossed or name == "reference":  # the reference game is a single deal
             break
     assert crossed or name == "reference", "no game went on to a second deal"
+
+
+def _full_snapshot(state):
+    """Everything the interface shows: record, every seat's view and events, the decision."""
+    return (_snapshot(state), [state.events_for(s)[0] for s in range(state.num_players)],
+            state.events_since(0)[1], state.legal_actions(), state.current_player(), state.is_terminal())
+
+
+def _play(state, rng, steps):
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("name,players", CASES, ids=[f"{n}-{p}p" for n, p in CASES])
+def test_clones_are_independent_copies(name, players):
+    """docs/game-interface.md: ``clone()`` is an independent copy.  Clones share the game's
+    attributes until one of them changes (copy-on-write), so both sides are driven apart here,
+    through card plays and every other decision, and each must equal a fresh replay of its own
+    history."""
+    seed = zlib.crc32(f"clone/{name}/{players}".encode())
+    state = trickcore.new_game(name, players, seed=seed)
+    rng = random.Random(seed)
+    for round_no in range(12):
+        _play(state, rng, rng.randrange(1, 40))
+        if state.is_terminal():
+            break
+        before = _full_snapshot(state)
+        copies = [state.clone() for _ in range(3)]
+        assert all(_full_snapshot(c) == before for c in copies)
+        _play(copies[0], random.Random(round_no), 60)          # one copy runs ahead,
+        copies[1].observation(0)                                # one is only looked at,
+        _play(copies[2], random.Random(round_no + 100), 5)      # one takes a few steps
+        assert _full_snapshot(state) == before                  # the original is untouched
+        assert _full_snapshot(copies[1]) == before
+        for c in (copies[0], copies[2]):
+            assert _full_snapshot(c) == _full_snapshot(trickcore.replay(c.to_record()))
+
+
+@pytest.mark.parametrize("name,players", CASES, ids=[f"{n}-{p}p" for n, p in CASES])
+def test_states_pickle_and_play_on_alike(name, players):
+    """docs/game-interface.md: a state survives ``pickle`` (for multiprocessing and cluster
+    workers): the loaded state shows the same observations, history and events, and the same
+    actions give the same future."""
+    import pickle
+
+    seed = zlib.crc32(f"pickle/{name}/{players}".encode())
+    state = trickcore.new_game(name, players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(8):
+        _play(state, rng, rng.randrange(1, 50))
+        state.events_for(0)                       # expanded and unexpanded event lists alike
+        loaded = pickle.loads(pickle.dumps(state))
+        assert type(loaded) is type(state) and _full_snapshot(loaded) == _full_snapshot(state)
+        shared = state.clone()                    # a clone that still shares its attributes
+        assert _full_snapshot(pickle.loads(pickle.dumps(shared))) == _full_snapshot(state)
+        future = random.Random(seed + 1)
+        _play(loaded, future, 80)
+        _play(shared, random.Random(seed + 1), 80)
+        assert _full_snapshot(loaded) == _full_snapshot(shared)
+        if state.is_terminal():
+            break

@@ -8,9 +8,10 @@ Python object per card.
 """
 
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from trickcore._ccore cimport *
 from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.long cimport PyLong_AsLongAndOverflow
 
@@ -118,11 +119,13 @@ cdef class Deck:
     cdef tc_deck d
     cdef readonly list names
     cdef readonly dict ids
+    cdef list spec          # the calls that built it: what a pickle stores
 
     def __cinit__(self, int n_suits):
         cdef int rc = tc_deck_init(&self.d, n_suits)
         if rc != TC_OK:
             raise CoreError(rc, f"a deck has 0..{TC_MAX_SUITS} suits, not {n_suits}")
+        self.spec = [n_suits]
         self.names = []
         self.ids = {}
 
@@ -135,10 +138,12 @@ cdef class Deck:
         cdef int cid = check(tc_deck_add(&self.d, suit, rank, s, ts, points, role), f"adding card {name}")
         self.names.append(name)
         self.ids[name] = cid
+        self.spec.append((name, suit, rank, s, ts, points, role))
         return cid
 
     def set_declarations(self, int strength0, int strength1):
         check(tc_deck_set_decl(&self.d, strength0, strength1), "declared strengths")
+        self.spec.append((strength0, strength1))
 
     @property
     def n_cards(self):
@@ -254,7 +259,8 @@ cdef class Deck:
         return self
 
     def __reduce__(self):
-        raise TypeError("Deck objects are rebuilt by their game, not pickled")
+        # By description; unpickling gives back one shared Deck per description.
+        return (_deck_from_spec, (tuple(self.spec),))
 
 
 cdef class Rng:
@@ -295,10 +301,37 @@ cdef class Rng:
         for i in range(4):
             self.r.s[i] = state[i]
 
+    def __reduce__(self):
+        return (_rng_from_state, (self.getstate(),))
+
     def __deepcopy__(self, memo):
         cdef Rng other = Rng.__new__(Rng)
         other.r = self.r
         return other
+
+
+_DECKS_BY_SPEC = {}
+
+
+def _deck_from_spec(tuple spec):
+    """The Deck a pickle describes; equal descriptions share one Deck (decks are immutable)."""
+    cdef Deck deck = _DECKS_BY_SPEC.get(spec)
+    if deck is None:
+        deck = Deck(spec[0])
+        for item in spec[1:]:
+            if len(item) == 2:
+                deck.set_declarations(*item)
+            else:
+                name, suit, rank, strength, trump_strength, points, role = item
+                deck.add(name, suit, rank, strength, trump_strength, points, role)
+        _DECKS_BY_SPEC[spec] = deck
+    return deck
+
+
+def _rng_from_state(state):
+    cdef Rng rng = Rng.__new__(Rng)
+    rng.setstate(state)
+    return rng
 
 
 cdef int make_rules(Deck deck, tc_rules *r, int n_players, int follow, int winner, int trump) except -1:
@@ -467,6 +500,18 @@ cdef class TrickPhase:
             PyList_SET_ITEM(res, i, v)
         return res
 
+    cdef tuple moves_tuple(self):
+        """The legal moves as a tuple: what StateCore caches per decision."""
+        cdef uint16_t out[256]
+        cdef int n = tc_play_moves(&self.deck.d, &self.rules, &self.s, out), i
+        cdef tuple res = PyTuple_New(n)
+        cdef object v
+        for i in range(n):
+            v = out[i]
+            Py_INCREF(v)
+            PyTuple_SET_ITEM(res, i, v)
+        return res
+
     def moves(self):
         """Distinct legal moves of the seat to move, ascending."""
         return self.moves_c()
@@ -556,12 +601,16 @@ cdef class TrickPhase:
         return out
 
     def copy(self):
+        return self.copy_c()
+
+    cdef TrickPhase copy_c(self):
         cdef TrickPhase other = TrickPhase.__new__(TrickPhase)
         other.deck = self.deck
         other.rules = self.rules
         other.s = self.s
-        other.log = self.log
-        other.log_next = self.log_next
+        # Only the completed tricks of the log: a copy early in a deal stays cheap.
+        memcpy(other.log, self.log, self.n_log * sizeof(tc_trick))
+        memcpy(other.log_next, self.log_next, self.n_log * sizeof(int8_t))
         other.n_log = self.n_log
         other.py_log = list(self.py_log)  # immutable tuples: a shallow copy is independent
         other.described = list(self.described)  # read-only descriptions of completed tricks
@@ -573,41 +622,89 @@ cdef class TrickPhase:
     def __deepcopy__(self, memo):
         return self.copy()
 
+    def __reduce__(self):
+        # The C structs as bytes (the same machine's layout); the Python views of completed
+        # tricks are rebuilt on demand after loading.
+        return (_trickphase_from_bytes,
+                (self.deck, (self.rules.n_players, self.rules.follow, self.rules.winner, self.rules.trump),
+                 (<char *>&self.s)[:sizeof(tc_play_state)],
+                 (<char *>self.log)[:self.n_log * sizeof(tc_trick)],
+                 (<char *>self.log_next)[:self.n_log]))
+
+
+def _trickphase_from_bytes(Deck deck, tuple rules, bytes state, bytes log, bytes log_next):
+    cdef TrickPhase tp = TrickPhase.__new__(TrickPhase)
+    cdef Py_ssize_t n_log = len(log_next)
+    if (len(state) != sizeof(tc_play_state) or n_log > 64 or len(log) != n_log * sizeof(tc_trick)):
+        raise CoreError(TC_E_ARG, "not a pickled trick phase of this build")
+    tp.deck = deck
+    make_rules(deck, &tp.rules, rules[0], rules[1], rules[2], rules[3])
+    memcpy(&tp.s, <char *>state, sizeof(tc_play_state))
+    memcpy(tp.log, <char *>log, n_log * sizeof(tc_trick))
+    memcpy(tp.log_next, <char *>log_next, n_log)
+    tp.n_log = n_log
+    tp.py_log = []
+    tp.described = []
+    return tp
+
 
 cdef class StateCore:
-    """Base of every game state: the card-play fast path.
+    """Base of every game state: the card-play fast path, the cached legal actions,
+    copies and pickling.
 
     While ``_tp`` holds a trick phase and ``_fast`` is true, legal_actions,
     apply_action and current_player are answered here in C, with no Python-level
     call per card.  Every other decision goes to the Python methods of
-    trickcore.game.GameState (``_legal_slow``, ``_apply_slow``, ``_current_player``).
-    When the trick phase ends the game's ``_on_play_over`` hook runs."""
+    trickcore.game.GameState (``_legal_slow``, ``_apply``, ``_apply_slow``,
+    ``_current_player``).  When the trick phase ends the game's ``_on_play_over``
+    hook runs.
+
+    Copies are copy-on-write: ``clone()`` copies the trick phase and the action list
+    and shares the game's other attributes until either copy changes them from
+    Python (``_shared``); the first such change gives that copy its own attributes
+    (``_unshare``).  Card plays change only the trick phase, so a search that clones
+    and plays cards never copies the rest."""
 
     cdef public TrickPhase _tp
     cdef public list _actions
     cdef public bint _fast
+    cdef public bint _shared
+    # The legal actions of the current decision (a tuple), or None: apply_action
+    # clears it, and it is the only way a state changes.
+    cdef tuple _legal_cache
 
     def __cinit__(self, *args, **kwargs):
         self._tp = None
         self._actions = []
         self._fast = False
+        self._shared = False
+        self._legal_cache = None
+
+    cdef inline bint _in_trick_phase(self):
+        return self._fast and self._tp is not None and not tc_play_over(&self._tp.s)
 
     # Plain def methods, not cpdef: every caller is Python, and a cpdef method on a
     # class with Python subclasses pays an override lookup on each call.
     def legal_actions(self):
-        """Ascending legal action ids ([] once the game is over)."""
-        if self._fast and self._tp is not None and not tc_play_over(&self._tp.s):
-            return self._tp.moves_c()
-        return self._legal_slow()
+        """Ascending legal action ids, a tuple (() once the game is over).  The same
+        object is returned until an action is applied."""
+        cdef tuple legal = self._legal_cache
+        if legal is None:
+            if self._in_trick_phase():
+                legal = self._tp.moves_tuple()
+            else:
+                legal = tuple(self._legal_slow())
+            self._legal_cache = legal
+        return legal
 
     def current_player(self):
         """Seat to act, or -1 once the game is over."""
-        if self._fast and self._tp is not None and not tc_play_over(&self._tp.s):
+        if self._in_trick_phase():
             return tc_play_to_move(&self._tp.s, &self._tp.rules)
         return self._current_player()
 
     def is_terminal(self):
-        if self._fast and self._tp is not None and not tc_play_over(&self._tp.s):
+        if self._in_trick_phase():
             return False
         return self._is_terminal()
 
@@ -618,18 +715,46 @@ cdef class StateCore:
         leave the state unchanged."""
         cdef int rc, overflow = 0
         cdef long move = -1
-        if type(action) is int:
+        if type(action) is int and seat is None:
             move = PyLong_AsLongAndOverflow(action, &overflow)   # huge ints: overflow, no error
-        if (self._fast and seat is None and overflow == 0 and 0 <= move < 256 and self._tp is not None
-                and not tc_play_over(&self._tp.s)):
-            rc = self._tp.play_c(<int>move)
-            if rc >= 0:
-                self._actions.append(action)
-                if rc == 1 and tc_play_over(&self._tp.s):
-                    self._on_play_over()
-                return None
+            if overflow == 0:
+                if self._in_trick_phase():
+                    if 0 <= move < 256:
+                        rc = self._tp.play_c(<int>move)
+                        if rc >= 0:
+                            self._legal_cache = None
+                            self._actions.append(action)
+                            if rc == 1 and tc_play_over(&self._tp.s):
+                                if self._shared:
+                                    self._unshare()
+                                self._on_play_over()
+                                self._legal_cache = None
+                            return None
+                elif action in self.legal_actions():
+                    # A legal id of another decision: no text, no second legality check
+                    # (what GameState._apply_slow does once it has checked).
+                    if self._shared:
+                        self._unshare()
+                    self._actions.append(action)
+                    try:
+                        self._apply(action)
+                    finally:
+                        self._legal_cache = None
+                    return None
         # Everything else, including errors, takes the checked Python path.
-        return self._apply_slow(action, seat)
+        if self._shared:
+            self._unshare()
+        try:
+            return self._apply_slow(action, seat)
+        finally:
+            self._legal_cache = None
+
+    def _begin_edit(self):
+        """For code that changes a state's attributes directly (tests, samplers of hidden
+        cards): this copy gets its own attributes, and the cached legal actions are dropped."""
+        if self._shared:
+            self._unshare()
+        self._legal_cache = None
 
     def _play_move(self, int move):
         """Play a card move for the seat to move (used by the checked path)."""
@@ -638,6 +763,44 @@ cdef class StateCore:
             raise CoreError(rc, tc_strerror(rc).decode())
         if rc == 1 and tc_play_over(&self._tp.s):
             self._on_play_over()
+
+    def clone(self):
+        """An independent copy (copy-on-write: see the class docstring)."""
+        cls = type(self)
+        cdef StateCore new = cls.__new__(cls)
+        cdef TrickPhase tp = self._tp
+        cdef dict attrs = self.__dict__
+        cdef dict new_attrs = new.__dict__
+        new_attrs.update(attrs)
+        if tp is not None:
+            new._tp = tp.copy_c()
+            sync = attrs.get("_ev_sync")
+            if sync is not None and sync[0] is tp:   # the event feed's position in this phase
+                new_attrs["_ev_sync"] = (new._tp, sync[1], sync[2])
+        new._actions = list(self._actions)
+        new._fast = self._fast
+        new._legal_cache = self._legal_cache
+        new._shared = True
+        self._shared = True
+        return new
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def __reduce__(self):
+        return (_state_from_pickle, (type(self), self.__dict__, self._tp, self._actions, self._fast))
+
+
+def _state_from_pickle(cls, dict attrs, TrickPhase tp, list actions, bint fast):
+    cdef StateCore state = cls.__new__(cls)
+    state.__dict__.update(attrs)
+    state._tp = tp
+    state._actions = actions
+    state._fast = fast
+    return state
 
 
 def reference_deck():

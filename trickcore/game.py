@@ -59,6 +59,9 @@ Visibility = frozenset[int] | None
 class _Plays:
     """Marks an event-list entry that stands for card plays not yet expanded."""
 
+    def __reduce__(self) -> str:
+        return "_PLAYS"  # a singleton: pickles by name, so ``is _PLAYS`` holds after loading
+
 
 _PLAYS = _Plays()
 #: An entry of the event list: (visibility, event), or (_PLAYS, (phase, from trick, from card,
@@ -350,25 +353,19 @@ class GameState(StateCore):
                 ranks[seat] = rank
         return ranks
 
-    def clone(self) -> GameState:
-        """An independent copy.  Events are immutable once recorded (and placeholders only
-        read completed parts of a trick phase), so the event list is copied shallowly."""
-        new = type(self).__new__(type(self))
-        tp = self._tp
+    def _unshare(self) -> None:
+        """Give this copy its own game attributes (StateCore: clones share them until the first
+        change from Python).  Events are immutable once recorded, so the event list is copied
+        shallowly; the trick phase is already this copy's own."""
+        self._shared = False
+        attrs = self.__dict__
         memo: dict[int, Any] = {}
-        if tp is not None:
-            memo[id(tp)] = tp.copy()
-        events = self.__dict__.get("_events")
+        if self._tp is not None:
+            memo[id(self._tp)] = self._tp
+        events = attrs.get("_events")
         if events is not None:
             memo[id(events)] = list(events)
-        new.__dict__.update(copy.deepcopy(self.__dict__, memo))
-        new._tp = memo[id(tp)] if tp is not None else None
-        new._actions = list(self._actions)
-        new._fast = self._fast
-        return new
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
-        return self.clone()
+        attrs.update(copy.deepcopy(attrs, memo))
 
     # events --------------------------------------------------------------------------
     # Card plays on the fast path create no Python objects.  When another event is
@@ -396,6 +393,8 @@ class GameState(StateCore):
 
     def _expand_plays(self) -> None:
         # Called after every action by referees (events_since): nothing new costs no work.
+        if self._shared:  # it appends to and rewrites the event list a clone may share
+            self._unshare()
         self._mark_plays()
         events, first = self._events, self._ev_expanded
         end = len(events)

@@ -19,32 +19,6 @@ int tc_deck_init(tc_deck *d, int n_suits) {
 
 static int is_byte(int v) { return v >= 0 && v <= 255; }
 
-/* The checks of one card against the cards before it (ids 0..id-1). */
-static int card_status(const tc_deck *d, int id, int suit, int rank, int strength, int trump_strength,
-                       int points, int role) {
-    int c;
-    if (suit != TC_NO_SUIT && (suit < 0 || suit >= d->n_suits)) return TC_E_SUIT;
-    if (!is_byte(rank) || !is_byte(strength) || !is_byte(trump_strength) || !is_byte(points)) return TC_E_VALUE;
-    if (role < 0 || (role & ~ROLE_BITS)) return TC_E_ROLE;
-    if ((role & TC_ROLE_ALWAYS) && (role & TC_ROLE_TOP_TRUMP)) return TC_E_ROLE;
-    /* A suitless card must be one of the two suitless kinds the rules know, and
-     * those two are suitless by definition (Beim Jupiter 2.1: JUP, JUNO, lambs). */
-    if ((suit == TC_NO_SUIT) != ((role & (TC_ROLE_ALWAYS | TC_ROLE_TOP_TRUMP)) != 0)) return TC_E_ROLE;
-    for (c = 0; c < id; c++) {
-        int twin = (role & TC_ROLE_TWIN) && (d->role[c] & TC_ROLE_TWIN);
-        if (twin) {
-            if (d->suit[c] != suit || d->rank[c] != rank || d->strength[c] != strength ||
-                d->trump_strength[c] != trump_strength || d->points[c] != points || d->role[c] != role)
-                return TC_E_TWIN;
-            continue;
-        }
-        if ((role | d->role[c]) & (TC_ROLE_TWIN | TC_ROLE_DECLARED)) continue;
-        if (suit == TC_NO_SUIT || d->suit[c] != suit) continue;
-        if (d->strength[c] == strength || d->trump_strength[c] == trump_strength) return TC_E_STRENGTH;
-    }
-    return TC_OK;
-}
-
 static void set_card(tc_deck *d, int id, int suit, int rank, int strength, int trump_strength, int points,
                      int role) {
     tc_cards bit = tc_cards_of(id);
@@ -62,16 +36,24 @@ static void set_card(tc_deck *d, int id, int suit, int rank, int strength, int t
     if (role & TC_ROLE_TWIN) d->twin = tc_or(d->twin, bit);
 }
 
+/* A new card is checked by checking the deck with it: one definition of what a
+ * valid deck is (tc_deck_check), and the deck stays unchanged on error. */
 int tc_deck_add(tc_deck *d, int suit, int rank, int strength, int trump_strength, int points, int role) {
+    tc_deck trial;
     int id, rc;
     if (!d) return TC_E_ARG;
     id = d->n_cards;
     if (id < 0 || d->n_suits < 0 || d->n_suits > TC_MAX_SUITS) return TC_E_DECK;
     if (id >= TC_MAX_CARDS) return TC_E_FULL;
-    rc = card_status(d, id, suit, rank, strength, trump_strength, points, role);
-    if (rc != TC_OK) return rc;
-    set_card(d, id, suit, rank, strength, trump_strength, points, role);
-    d->n_cards = id + 1;
+    /* What the struct's narrow fields could not even hold is refused before storing. */
+    if (suit != TC_NO_SUIT && (suit < 0 || suit >= d->n_suits)) return TC_E_SUIT;
+    if (!is_byte(rank) || !is_byte(strength) || !is_byte(trump_strength) || !is_byte(points)) return TC_E_VALUE;
+    if (role < 0 || (role & ~ROLE_BITS)) return TC_E_ROLE;
+    trial = *d;
+    set_card(&trial, id, suit, rank, strength, trump_strength, points, role);
+    trial.n_cards = id + 1;
+    if ((rc = tc_deck_check(&trial)) != TC_OK) return rc;
+    *d = trial;
     return id;
 }
 
@@ -83,28 +65,51 @@ int tc_deck_set_decl(tc_deck *d, int strength0, int strength1) {
     return TC_OK;
 }
 
+/* One pass over the cards with a bit set of the strengths seen per suit: the
+ * checks of tc_deck_add for a whole deck in O(cards), since tc_play_init runs
+ * it at the start of every trick phase. */
 int tc_deck_check(const tc_deck *d) {
-    tc_deck rebuilt;
-    int id, rc, s;
+    uint64_t seen[TC_MAX_SUITS][4], seen_trump[TC_MAX_SUITS][4];
+    tc_cards all = tc_cards_empty(), always = all, top = all, declared = all, twin = all;
+    tc_cards suit_mask[TC_MAX_SUITS];
+    int id, s, first_twin = -1;
     if (!d) return TC_E_ARG;
     if (d->n_cards < 0 || d->n_cards > TC_MAX_CARDS || d->n_suits < 0 || d->n_suits > TC_MAX_SUITS)
         return TC_E_DECK;
-    /* Re-add every card to a fresh deck: the same checks as tc_deck_add, and the
-     * masks a correct deck must have. */
-    tc_deck_init(&rebuilt, d->n_suits);
+    memset(seen, 0, sizeof seen);
+    memset(seen_trump, 0, sizeof seen_trump);
+    for (s = 0; s < TC_MAX_SUITS; s++) suit_mask[s] = tc_cards_empty();
     for (id = 0; id < d->n_cards; id++) {
-        rc = card_status(&rebuilt, id, d->suit[id], d->rank[id], d->strength[id], d->trump_strength[id],
-                         d->points[id], d->role[id]);
-        if (rc != TC_OK) return rc;
-        set_card(&rebuilt, id, d->suit[id], d->rank[id], d->strength[id], d->trump_strength[id], d->points[id],
-                 d->role[id]);
+        int suit = d->suit[id], role = d->role[id], str = d->strength[id], tstr = d->trump_strength[id];
+        tc_cards bit = tc_cards_of(id);
+        if (suit != TC_NO_SUIT && (suit < 0 || suit >= d->n_suits)) return TC_E_SUIT;
+        if (role & ~ROLE_BITS) return TC_E_ROLE;
+        if ((role & TC_ROLE_ALWAYS) && (role & TC_ROLE_TOP_TRUMP)) return TC_E_ROLE;
+        if ((suit == TC_NO_SUIT) != ((role & (TC_ROLE_ALWAYS | TC_ROLE_TOP_TRUMP)) != 0)) return TC_E_ROLE;
+        if (role & TC_ROLE_TWIN) {
+            if (first_twin < 0) first_twin = id;
+            else if (d->suit[first_twin] != suit || d->rank[first_twin] != d->rank[id] ||
+                     d->strength[first_twin] != str || d->trump_strength[first_twin] != tstr ||
+                     d->points[first_twin] != d->points[id] || d->role[first_twin] != role)
+                return TC_E_TWIN;
+        } else if (!(role & TC_ROLE_DECLARED) && suit != TC_NO_SUIT) {
+            uint64_t sbit = (uint64_t)1 << (str & 63), tbit = (uint64_t)1 << (tstr & 63);
+            if ((seen[suit][str >> 6] & sbit) || (seen_trump[suit][tstr >> 6] & tbit)) return TC_E_STRENGTH;
+            seen[suit][str >> 6] |= sbit;
+            seen_trump[suit][tstr >> 6] |= tbit;
+        }
+        all = tc_or(all, bit);
+        if (suit != TC_NO_SUIT) suit_mask[suit] = tc_or(suit_mask[suit], bit);
+        if (role & TC_ROLE_ALWAYS) always = tc_or(always, bit);
+        if (role & TC_ROLE_TOP_TRUMP) top = tc_or(top, bit);
+        if (role & TC_ROLE_DECLARED) declared = tc_or(declared, bit);
+        if (role & TC_ROLE_TWIN) twin = tc_or(twin, bit);
     }
-    if (!tc_equal(rebuilt.all, d->all) || !tc_equal(rebuilt.always, d->always) ||
-        !tc_equal(rebuilt.top_trump, d->top_trump) || !tc_equal(rebuilt.declared, d->declared) ||
-        !tc_equal(rebuilt.twin, d->twin))
+    if (!tc_equal(all, d->all) || !tc_equal(always, d->always) || !tc_equal(top, d->top_trump) ||
+        !tc_equal(declared, d->declared) || !tc_equal(twin, d->twin))
         return TC_E_DECK;
     for (s = 0; s < TC_MAX_SUITS; s++)
-        if (!tc_equal(rebuilt.suit_mask[s], d->suit_mask[s])) return TC_E_DECK;
+        if (!tc_equal(suit_mask[s], d->suit_mask[s])) return TC_E_DECK;
     return TC_OK;
 }
 

@@ -370,7 +370,7 @@ class SquintState(GameState):
         self.deal_start = len(self._actions)
         self.phase = "bid"
         self.to_move = self.eldest
-        self._play_tp: TrickPhase | None = None
+        self._play_started = False  # whether _tp holds this deal's trick phase
         self._emit("deal", deal=self.deal_no + 1, dealer=D, eldest=self.eldest,
                    hand_sizes=[HAND_SIZE] * N_PLAYERS, squint=2)
         for s in range(N_PLAYERS):
@@ -424,8 +424,14 @@ class SquintState(GameState):
         self._emit("play_start", leader=self.eldest, multiplier=self.mult,
                    trump=SUITS[c.trump] if c.trump != NO_SUIT else None,
                    penalty=SUITS[c.penalty] if c.penalty is not None else None)
-        self._play_tp = self._start_play(DECK, _core.FOLLOW_SUIT, _core.WIN_TRUMP, c.trump,
-                                         self.hands, self.eldest, N_TRICKS)
+        self._play_started = True
+        self._start_play(DECK, _core.FOLLOW_SUIT, _core.WIN_TRUMP, c.trump,
+                         self.hands, self.eldest, N_TRICKS)
+
+    @property
+    def _play_tp(self) -> TrickPhase | None:
+        """This deal's trick phase once it has started, else None."""
+        return self._tp if self._play_started else None
 
     def _play_over(self) -> None:
         tp = self._trick_phase
@@ -622,7 +628,7 @@ class SquintState(GameState):
 
     # ---- observation (§10) ------------------------------------------------------------------
     def _hand_now(self, seat: int) -> int:
-        if self.phase == "play" or (self._over and self._play_tp is not None):
+        if self.phase == "play" or (self._over and self._play_started):
             return self._trick_phase.hand(seat)
         return self.hands[seat]
 

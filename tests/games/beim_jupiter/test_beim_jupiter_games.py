@@ -152,7 +152,7 @@ def test_observations_are_json_serialisable():
         json.dumps(s.events_for(0)[0][-3:])
         s.apply_action(rng.choice(s.legal_actions()))
     json.dumps(s.observation(0))
-    assert s.decision() == "" and s.current_player() == trickcore.TERMINAL and s.legal_actions() == []
+    assert s.decision() == "" and s.current_player() == trickcore.TERMINAL and s.legal_actions() == ()
 
 
 # ---- bad actions ---------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ def alternative(state, seat: int, rng: random.Random):
     re-deal contradicts what was played (then the caller tries again)."""
     n, d = state.num_players, info(state.num_players)
     alt = state.clone()
+    alt._begin_edit()  # its attributes are changed directly below
     others = [q for q in range(n) if q != seat]
     hidden_colour = [q for q in others if state.colour[q] is not None and not state.revealed]
     pool = state.leftover

@@ -380,11 +380,14 @@ def test_BJ_29_bid_options():
     s = to_decision(4, 7, 5, "bid")
     assert s.t == 8
     p = s.current_player()
+    s._begin_edit()
     s.zero_used[p] = False
     legal = s.legal_action_strings()
     assert len(legal) == 17 and legal == bj.bid_options(8, True)
+    s._begin_edit()
     s.zero_used[p] = True
     assert len(s.legal_action_strings()) == 16 and "ZERO" not in s.legal_action_strings()
+    s._begin_edit()
     s.zero_used[p] = False
     before = s.to_record()
     for bad in ("9", "0", "ZERO+L", "9+L", "-1", "13"):

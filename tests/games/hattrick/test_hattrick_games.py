@@ -27,7 +27,7 @@ def snapshot(state):
 def check_invariants(state):
     n = state.num_players
     if state.is_terminal():
-        assert state.legal_actions() == [] and state.current_player() == -1 and state.decision() == ""
+        assert state.legal_actions() == () and state.current_player() == -1 and state.decision() == ""
         return
     tp = state._tp
     leader, moves, _led, _open = tp.current_trick()
@@ -44,7 +44,7 @@ def check_invariants(state):
         assert _core.cards_count(tp.hand(s)) == state.hand_size - done - played_now
     assert sum(tp.tricks_won()) == sum(1 + (t[3] >= 0) for t in tp.tricks)
     assert tp.points_won() == [_core.cards_count(tp.won(s)) for s in range(n)]
-    assert state.legal_actions() == _core.cards_list(tp.hand(state.current_player()))
+    assert list(state.legal_actions()) == _core.cards_list(tp.hand(state.current_player()))
 
 
 def check_scores_from_events(state):

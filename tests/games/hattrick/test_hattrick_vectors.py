@@ -95,7 +95,7 @@ def test_ST_29_legal_actions(monkeypatch):
     state.apply_action("R5")
     state.apply_action("G2")
     assert set(hand) <= set(state.legal_action_strings())
-    assert state.legal_actions() == _core.cards_list(state._tp.hand(2))
+    assert list(state.legal_actions()) == _core.cards_list(state._tp.hand(2))
 
 
 def test_ST_30_lead_tie_second_value(monkeypatch):

@@ -57,7 +57,7 @@ def expected_result(n, tricks, trump, declarer, meld_pts, belle_seat, mult):
 def check_invariants(state, snap) -> None:
     n = state.num_players
     if state.is_terminal():
-        assert state.current_player() == trickcore.TERMINAL and state.legal_actions() == []
+        assert state.current_player() == trickcore.TERMINAL and state.legal_actions() == ()
         assert max(state.dice) >= state.options["target"] or (
             state.options["max_deals"] and state.deal_no >= state.options["max_deals"])
         assert state.scores() == [float(state.dice[kj.side_of(n, s)]) for s in range(n)]
@@ -69,7 +69,7 @@ def check_invariants(state, snap) -> None:
         union |= m
     assert union == kj.ALL, "a card is missing"
     legal = state.legal_actions()
-    assert legal and legal == sorted(legal)
+    assert legal and list(legal) == sorted(legal)
     assert len(state.legal_action_strings()) == len(legal)
     if state.phase == "play":
         tp = state._tp

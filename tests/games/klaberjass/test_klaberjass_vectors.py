@@ -416,7 +416,7 @@ def test_KJ_28_match_end_in_the_state():
         st.apply_action(st.legal_actions()[0])
     assert max(st.dice) == 6 and st.current_player() == trickcore.TERMINAL
     assert st.scores() == [float(d) for d in st.dice] and st.decision() == ""
-    assert st.legal_actions() == []
+    assert st.legal_actions() == ()
 
 
 def test_KJ_33_how_the_die_reads():

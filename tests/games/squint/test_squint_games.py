@@ -78,18 +78,18 @@ def check_deal_result(state, result, tricks_log, prev_totals):
 
 def check_state(state):
     if state.is_terminal():
-        assert state.current_player() == -1 and state.legal_actions() == [] and state.decision() == ""
+        assert state.current_player() == -1 and state.legal_actions() == () and state.decision() == ""
         return
     where = locations(state)
     phase = state.phase
     sizes = [sum(1 for p in where.values() if p == f"hand{s}") for s in range(5)]
     legal = state.legal_actions()
-    assert legal and legal == sorted(set(legal))
+    assert legal and list(legal) == sorted(set(legal))
     seat = state.current_player()
     if phase in ("bid", "choice"):
         assert sizes == [10] * 5
     elif phase == "squint":
-        assert sizes == [10] * 5 and legal == [sq.TAKE, sq.HAND]
+        assert sizes == [10] * 5 and list(legal) == [sq.TAKE, sq.HAND]
     elif phase == "discard":
         assert sizes[seat] == 10 + state.discard_n
         assert len(legal) == (66 if state.discard_n == 2 else 11)

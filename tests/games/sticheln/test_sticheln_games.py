@@ -25,7 +25,7 @@ def check_invariants(state) -> None:
     used = state.used
     phase = state._phase
     if phase == "over":
-        assert state.is_terminal() and state.current_player() == -1 and state.legal_actions() == []
+        assert state.is_terminal() and state.current_player() == -1 and state.legal_actions() == ()
         return
     assert not state.is_terminal()
     laid = 0
@@ -60,7 +60,7 @@ def check_invariants(state) -> None:
         total |= p
     assert total == used, "cards lost or added"
     legal = state.legal_actions()
-    assert legal and legal == sorted(legal)
+    assert legal and list(legal) == sorted(legal)
     assert state.current_player() in range(n)
 
 
