@@ -674,11 +674,7 @@ cdef class StateCore:
     cdef tuple _legal_cache
 
     def __cinit__(self, *args, **kwargs):
-        self._tp = None
         self._actions = []
-        self._fast = False
-        self._shared = False
-        self._legal_cache = None
 
     cdef inline bint _in_trick_phase(self):
         return self._fast and self._tp is not None and not tc_play_over(&self._tp.s)
@@ -770,8 +766,8 @@ cdef class StateCore:
         cdef StateCore new = cls.__new__(cls)
         cdef TrickPhase tp = self._tp
         cdef dict attrs = self.__dict__
-        cdef dict new_attrs = new.__dict__
-        new_attrs.update(attrs)
+        cdef dict new_attrs = attrs.copy()    # one C-level copy of the key table
+        new.__dict__ = new_attrs
         if tp is not None:
             new._tp = tp.copy_c()
             sync = attrs.get("_ev_sync")

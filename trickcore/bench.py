@@ -12,12 +12,15 @@ Used by ``trickcore bench`` and by the pytest-benchmark suites in bench/.
 from __future__ import annotations
 
 import dataclasses
+import pickle
+import random
 import time
 from collections.abc import Callable
 from typing import Any
 
 from trickcore import _bench, _core
 from trickcore._core import TrickPhase
+from trickcore.game import GameState
 from trickcore.games import list_games, new_game
 
 
@@ -50,6 +53,88 @@ def python_driven_reference(games: int, seed: int = 1) -> float:
             apply_action(legal[below(len(legal))])
             plays += 1
     return (time.perf_counter_ns() - t0) / plays
+
+
+class _NoOp:
+    """Stand-in for a game state whose methods do nothing: the interpreter's own cost."""
+
+    def is_terminal(self) -> bool:
+        return False
+
+    def apply_action(self, action: int) -> None:
+        return None
+
+    def method(self) -> None:
+        return None
+
+
+def python_limit(plays: int, seed: int = 1) -> float:
+    """ns per "card play" of the natural loop with nothing behind it: two no-op method calls
+    and ``random.choice`` over a tuple that already exists.  No Python engine can be cheaper
+    than this from the same loop."""
+    obj, legal = _NoOp(), tuple(range(10))
+    choice = random.Random(seed).choice
+    t0 = time.perf_counter_ns()
+    for _ in range(plays):
+        if obj.is_terminal():
+            break
+        obj.apply_action(choice(legal))
+    return (time.perf_counter_ns() - t0) / plays
+
+
+def natural_loop_reference(games: int, seed: int = 1) -> float:
+    """ns per card play of the loop a user writes, deal included:
+    ``while not s.is_terminal(): s.apply_action(rng.choice(s.legal_actions()))``."""
+    rng = random.Random(seed)
+    plays = 0
+    t0 = time.perf_counter_ns()
+    for g in range(games):
+        s = new_game("reference", 4, seed=seed + g)
+        while not s.is_terminal():
+            s.apply_action(rng.choice(s.legal_actions()))
+            plays += 1
+    return (time.perf_counter_ns() - t0) / plays
+
+
+def interface_calls(calls: int, seed: int = 1) -> dict[str, float]:
+    """ns per call, on a reference-game state in its trick phase: ``legal_actions()`` (cached
+    within a decision), a no-op method call on a Python object (the comparison the goal names),
+    and ``apply_action(int)`` per card (with the ``legal_actions`` call that precedes it)."""
+    state = new_game("reference", 4, seed=seed)
+    state.apply_action(state.legal_actions()[0])
+    legal_actions, noop = state.legal_actions, _NoOp().method
+    out = {}
+    for name, fn in (("legal", legal_actions), ("noop", noop)):
+        t0 = time.perf_counter_ns()
+        for _ in range(calls):
+            fn()
+        out[name] = (time.perf_counter_ns() - t0) / calls
+    states = [new_game("reference", 4, seed=seed + i) for i in range(max(1, calls // 52))]
+    plays = 0
+    t0 = time.perf_counter_ns()
+    for st in states:
+        legal_actions, apply_action = st.legal_actions, st.apply_action
+        for _ in range(52):
+            apply_action(legal_actions()[0])
+        plays += 52
+    out["legal_apply"] = (time.perf_counter_ns() - t0) / plays
+    return out
+
+
+def game_copies(name: str, players: int, copies: int, seed: int = 1) -> dict[str, float] | None:
+    """ns per ``clone()`` and per pickle round trip of a state at its first trick phase."""
+    state = game_state_in_trick_phase(name, players, seed)
+    if state is None:
+        return None
+    t0 = time.perf_counter_ns()
+    for _ in range(copies):
+        state.clone()
+    clone_ns = (time.perf_counter_ns() - t0) / copies
+    n = max(1, copies // 20)
+    t0 = time.perf_counter_ns()
+    for _ in range(n):
+        pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+    return {"clone": clone_ns, "pickle": (time.perf_counter_ns() - t0) / n}
 
 
 def python_trickphase_calls(calls: int, seed: int = 1) -> tuple[float, float]:
@@ -108,19 +193,25 @@ def game_random_full_games(name: str, players: int, games: int, seed: int = 1) -
     return {"games_per_s": games / (dt / 1e9), "ns_per_action": dt / max(actions, 1), "actions": actions}
 
 
-def game_trick_phase(name: str, players: int, seed: int = 1) -> TrickPhase | None:
-    """Play random decisions until the first trick phase starts; return its TrickPhase."""
+def game_state_in_trick_phase(name: str, players: int, seed: int = 1) -> GameState | None:
+    """Play random decisions until the first trick phase starts; return the state there."""
     rng = _core.Rng(seed)
     state = new_game(name, players, seed=seed)
     for _ in range(10_000):
         tp = state._tp
         if tp is not None and state._fast and not tp.over and tp.n_tricks_done == 0 and tp.trick_len == 0:
-            return tp.copy()
+            return state
         if state.is_terminal():
             return None
         legal = state.legal_actions()
         state.apply_action(legal[rng.below(len(legal))])
     return None
+
+
+def game_trick_phase(name: str, players: int, seed: int = 1) -> TrickPhase | None:
+    """The TrickPhase of the first trick phase of a random game (a copy)."""
+    state = game_state_in_trick_phase(name, players, seed)
+    return None if state is None or state._tp is None else state._tp.copy()
 
 
 def c_playouts(tp: TrickPhase, playouts: int, seed: int = 1) -> float:
@@ -196,6 +287,19 @@ class _Run:
         self.say("reference game driven from Python through the game interface")
         self.add("interface_play_reference_python", self.best(lambda: python_driven_reference(int(400 * self.scale))),
                  "reference game through the game interface: legal_actions, random pick, apply_action; per card")
+        self.add("python_limit", self.best(lambda: python_limit(int(200_000 * self.scale))),
+                 "interpreter limit: the natural loop over no-op methods and an existing tuple; per card")
+        self.add("natural_loop_reference_python", self.best(lambda: natural_loop_reference(int(400 * self.scale))),
+                 "while not s.is_terminal(): s.apply_action(rng.choice(s.legal_actions())), "
+                 "reference game, deal included; per card")
+        calls = [interface_calls(int(100_000 * self.scale)) for _ in range(self.repeat)]
+        self.floor()
+        self.add("interface_legal_actions_python", min(c["legal"] for c in calls),
+                 "legal_actions() within one decision (cached tuple); per call")
+        self.add("python_noop_method", min(c["noop"] for c in calls),
+                 "a no-op method call on a Python object (the yardstick of the call above); per call")
+        self.add("interface_legal_apply_python", min(c["legal_apply"] for c in calls),
+                 "legal_actions() + apply_action(int) per card, reference game")
 
     def game(self, name: str, title: str, players: int) -> None:
         self.say(f"{name} {players}p")
@@ -203,6 +307,12 @@ class _Run:
         if tp is not None:
             self.add(f"{name}_{players}p_playout_c", self.best(lambda: c_playouts(tp, int(2000 * self.scale))),
                      f"{title}, {players} players: random trick-phase playout in C; per card")
+        copies = game_copies(name, players, int(20_000 * self.scale))
+        if copies is not None:
+            self.add(f"{name}_{players}p_clone_python", copies["clone"],
+                     f"{title}, {players} players: clone() at the first trick phase; per copy")
+            self.add(f"{name}_{players}p_pickle_python", copies["pickle"],
+                     f"{title}, {players} players: pickle.dumps + loads at the first trick phase; per round trip")
         n_games = 4 if self.quick else 20
         stats = min((game_random_full_games(name, players, n_games) for _ in range(max(1, self.repeat // 2))),
                     key=lambda d: d["ns_per_action"])

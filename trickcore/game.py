@@ -121,9 +121,19 @@ class GameInfo:
     #: Checks combinations of options (raise GameConfigError); runs in resolve_options, so
     #: the tournament runner rejects a bad combination when it reads the config.
     validate: Callable[[Options], None] | None = None
+    _defaults: Options | None = dataclasses.field(default=None, init=False, repr=False, compare=False)
 
     def resolve_options(self, options: dict[str, Any] | None, num_players: int | None = None) -> Options:
         """Fill defaults and validate ``options``; raise GameConfigError naming the bad key."""
+        if not options and type(options) in (dict, type(None)):   # the defaults, checked once
+            defaults = self._defaults
+            if defaults is None:
+                defaults = self._resolve({})
+                object.__setattr__(self, "_defaults", defaults)   # a cache, not a field
+            return dict(defaults)
+        return self._resolve(options)
+
+    def _resolve(self, options: dict[str, Any] | None) -> Options:
         options = dict(options or {})
         known = {o.name: o for o in self.options}
         unknown = sorted(set(options) - set(known))
@@ -375,9 +385,9 @@ class GameState(StateCore):
     # index handed out by the previous events_for() call, so indices stay valid.
     def _emit(self, kind: str, visible_to: Iterable[int] | None = None, **data: Any) -> None:
         """Record an event; ``visible_to=None`` means public."""
-        self._mark_plays()
-        data = {"type": kind, **data}
-        self._events.append((None if visible_to is None else frozenset(visible_to), data))
+        if self._tp is not None:
+            self._mark_plays()
+        self._events.append((None if visible_to is None else frozenset(visible_to), {"type": kind, **data}))
 
     def _mark_plays(self) -> None:
         tp = self._tp
