@@ -150,6 +150,17 @@ cdef extern from "trickcore.h" nogil:
         uint64_t leaves
         uint64_t tricks[8]
         uint64_t points[8]
+    enum:
+        TC_POLICY_RANDOM
+        TC_POLICY_GREEDY
+    ctypedef struct tc_playout_stats:
+        uint32_t n
+        double tricks[8]
+        double points[8]
+    int tc_playouts(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int n, int policy, tc_rng *rng,
+                    tc_playout_stats *out)
+    int tc_playouts_per_move(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int n, int policy,
+                             tc_rng *rng, uint16_t *moves, tc_playout_stats *out)
     uint64_t tc_perft(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int depth, tc_perft_stats *stats)
 
     void tc_reference_deck(tc_deck *d)

@@ -35,6 +35,8 @@ LED_TRUMP = TC_LED_TRUMP
 PILE_PASS = TC_PILE_PASS
 MAX_CARDS = TC_MAX_CARDS
 MAX_PLAYERS = TC_MAX_PLAYERS
+POLICY_RANDOM = TC_POLICY_RANDOM
+POLICY_GREEDY = TC_POLICY_GREEDY
 # Status codes of the core (trickcore.h); CoreError.status holds one.
 E_CARD = TC_E_CARD
 E_NOT_IN_HAND = TC_E_NOT_IN_HAND
@@ -582,6 +584,29 @@ cdef class TrickPhase:
         """Finish the trick phase with uniformly random legal moves (in C; tricks not recorded)."""
         check(tc_playout(&self.deck.d, &self.rules, &self.s, &rng.r), "playout")
 
+    def playouts(self, int n, Rng rng, int policy=TC_POLICY_RANDOM):
+        """Run ``n`` playouts of copies of this phase to its end, in C (the phase is not
+        changed): (mean tricks per seat, mean card points per seat)."""
+        cdef tc_playout_stats st
+        cdef int rc
+        with nogil:
+            rc = tc_playouts(&self.deck.d, &self.rules, &self.s, n, policy, &rng.r, &st)
+        check(rc, "playouts")
+        cdef int k = self.rules.n_players
+        return [st.tricks[i] for i in range(k)], [st.points[i] for i in range(k)]
+
+    def playouts_per_move(self, int n, Rng rng, int policy=TC_POLICY_RANDOM):
+        """``n`` playouts after each legal move of the seat to move, in C: a list of
+        (move, mean tricks per seat, mean card points per seat), in move order."""
+        cdef uint16_t moves[256]
+        cdef tc_playout_stats st[256]
+        cdef int rc, i, k = self.rules.n_players
+        with nogil:
+            rc = tc_playouts_per_move(&self.deck.d, &self.rules, &self.s, n, policy, &rng.r, moves, st)
+        check(rc, "playouts per move")
+        return [(moves[j], [st[j].tricks[i] for i in range(k)], [st[j].points[i] for i in range(k)])
+                for j in range(rc)]
+
     def perft(self, int depth=-1):
         """(count, leaves, tricks per seat, points per seat) summed over the leaves."""
         cdef tc_perft_stats st
@@ -744,6 +769,34 @@ cdef class StateCore:
             return self._apply_slow(action, seat)
         finally:
             self._legal_cache = None
+
+    def playouts(self, n=1000, policy="random", seed=0, per_move=False):
+        """Play the current trick phase out ``n`` times in C from this state (which does not
+        change) and return the per-seat means at its end: ``{"n", "tricks", "points"}`` (tricks
+        and card points won in this trick phase, those already won included).  With
+        ``per_move=True``, the seat to move's every legal card is evaluated with ``n`` playouts
+        after it: ``{action: {"n", "tricks", "points"}}``.  ``policy`` is "random" (uniform
+        legal cards) or "greedy" (take the trick as cheaply as possible, else throw the weakest
+        card).  Seeded by ``seed``, so reproducible.  The playouts see every hand as this state
+        holds it: a bot samples the hidden cards first (docs/search.md).  Only in a trick phase;
+        ValueError elsewhere."""
+        cdef int code
+        if policy == "random":
+            code = TC_POLICY_RANDOM
+        elif policy == "greedy":
+            code = TC_POLICY_GREEDY
+        else:
+            raise ValueError(f"policy must be 'random' or 'greedy', not {policy!r}")
+        if type(n) is not int or not 1 <= n <= 2**31 - 1:
+            raise ValueError(f"n must be a positive number of playouts, not {n!r}")
+        if not self._in_trick_phase():
+            raise ValueError(f"playouts run in a trick phase; this state is at a {self.decision()!r} decision")
+        cdef Rng rng = Rng(seed)
+        if per_move:
+            return {move: {"n": n, "tricks": tricks, "points": points}
+                    for move, tricks, points in self._tp.playouts_per_move(n, rng, code)}
+        tricks, points = self._tp.playouts(n, rng, code)
+        return {"n": n, "tricks": tricks, "points": points}
 
     def _begin_edit(self):
         """For code that changes a state's attributes directly (tests, samplers of hidden

@@ -226,6 +226,22 @@ def c_playouts(tp: TrickPhase, playouts: int, seed: int = 1) -> float:
     return dt / (playouts * max(cards, 1))
 
 
+def state_playouts(name: str, players: int, playouts: int, seed: int = 1) -> float | None:
+    """ns per card play of ``GameState.playouts`` (one Python call, every playout in C) from
+    the first trick phase of a random game."""
+    state = game_state_in_trick_phase(name, players, seed)
+    if state is None or state._tp is None:
+        return None
+    tp = state._tp
+    cards = sum(_core.cards_count(tp.hand(p)) for p in range(players))
+    end = tp.copy()
+    end.playout(_core.Rng(seed))
+    cards -= sum(_core.cards_count(end.hand(p)) for p in range(players))
+    t0 = time.perf_counter_ns()
+    state.playouts(playouts, seed=seed)
+    return (time.perf_counter_ns() - t0) / (playouts * max(cards, 1))
+
+
 # ---- the report -------------------------------------------------------------------
 def best(fn: Callable[[], float], repeat: int) -> float:
     return min(fn() for _ in range(repeat))
@@ -307,6 +323,11 @@ class _Run:
         if tp is not None:
             self.add(f"{name}_{players}p_playout_c", self.best(lambda: c_playouts(tp, int(2000 * self.scale))),
                      f"{title}, {players} players: random trick-phase playout in C; per card")
+        n_playouts = int(2000 * self.scale)
+        ns = self.best(lambda: state_playouts(name, players, n_playouts) or 0.0)
+        if ns:
+            self.add(f"{name}_{players}p_playouts_python", ns,
+                     f"{title}, {players} players: state.playouts({n_playouts}) from Python, all in C; per card")
         copies = game_copies(name, players, int(20_000 * self.scale))
         if copies is not None:
             self.add(f"{name}_{players}p_clone_python", copies["clone"],

@@ -2,7 +2,7 @@
  *
  * Builds a 52-card deck, deals four hands from a fixed seed, plays one trick by
  * hand through the checked API, shows how bad input is refused, then runs random
- * playouts and a perft count.
+ * playouts, a perft count and a playout search of one position.
  * Compiles with -std=c99 -Wall -Wextra -pedantic -Werror; needs only trickcore.h. */
 #include <stdio.h>
 #include "trickcore.h"
@@ -71,6 +71,19 @@ int main(void) {
         unsigned long long leaves = (unsigned long long)tc_perft(&deck, &rules, &small, -1, &stats);
         printf("perft(3 tricks) = %llu leaves, seat 0 won %llu tricks over all leaves\n", leaves,
                (unsigned long long)stats.tricks[0]);
+    }
+    /* Search from the current position: 2,000 random playouts after each legal
+     * move of the seat to move, in C, with per-seat means of tricks won. */
+    {
+        uint16_t cand[TC_MAX_MOVES];
+        tc_playout_stats eval[TC_MAX_MOVES];
+        int k, best = 0, seat = tc_play_to_move(&state, &rules);
+        tc_rng_seed(&rng, 11);
+        n = tc_playouts_per_move(&deck, &rules, &state, 2000, TC_POLICY_RANDOM, &rng, cand, eval);
+        for (k = 1; k < n; k++)
+            if (eval[k].tricks[seat] > eval[best].tricks[seat]) best = k;
+        printf("seat %d: %d moves evaluated, best card %d expects %.2f tricks\n", seat, n, cand[best],
+               eval[best].tricks[seat]);
     }
     printf("trickcore %s\n", tc_version());
     return 0;

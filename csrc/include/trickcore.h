@@ -316,6 +316,32 @@ int tc_play(const tc_deck *d, const tc_rules *r, tc_play_state *s, int move);
  * if a seat to move has no card). */
 int tc_playout(const tc_deck *d, const tc_rules *r, tc_play_state *s, tc_rng *rng);
 
+/* ---- playouts for search ------------------------------------------------- */
+/* Policies of the built-in playouts:
+ *   TC_POLICY_RANDOM  a uniformly random legal move;
+ *   TC_POLICY_GREEDY  take the trick with the weakest move that would win it now if
+ *                     there is one, else throw the weakest move (lowest effective
+ *                     strength); ties between equal candidates broken at random. */
+enum { TC_POLICY_RANDOM = 0, TC_POLICY_GREEDY = 1 };
+
+typedef struct {
+    uint32_t n;                         /* playouts run */
+    double tricks[TC_MAX_PLAYERS];      /* mean tricks won per seat at the end of the phase */
+    double points[TC_MAX_PLAYERS];      /* mean card points won per seat at the end */
+} tc_playout_stats;
+
+/* Run n playouts of copies of `s` to the end of its trick phase (s is not changed)
+ * and fill *out with the per-seat means (totals of the phase: tricks and points
+ * won before `s` count too).  Seeded by `rng` (advanced), so reproducible.
+ * TC_E_ARG for n < 1, an unknown policy or a NULL pointer; TC_E_RULES as tc_play. */
+int tc_playouts(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int n, int policy, tc_rng *rng,
+                tc_playout_stats *out);
+/* Evaluate every legal move of the seat to move: n playouts after each.  moves[]
+ * (TC_MAX_MOVES) and out[] (TC_MAX_MOVES) get one entry per move, in tc_play_moves
+ * order; returns the number of moves (0 when the phase is over) or a status. */
+int tc_playouts_per_move(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int n, int policy,
+                         tc_rng *rng, uint16_t *moves, tc_playout_stats *out);
+
 /* ---- perft --------------------------------------------------------------- */
 /* Leaf sums over every complete play sequence ("scored perft"). */
 typedef struct {

@@ -151,6 +151,87 @@ int tc_playout(const tc_deck *d, const tc_rules *r, tc_play_state *s, tc_rng *rn
     return TC_OK;
 }
 
+/* ---- playouts for search ------------------------------------------------ */
+/* The greedy policy's move (trickcore.h): rank each legal move by what it does to
+ * the trick now, keep the best rank, break ties at random. */
+static int greedy_move(const tc_deck *d, const tc_rules *r, const tc_play_state *s, tc_rng *rng) {
+    uint16_t moves[TC_MAX_MOVES];
+    int seat = tc_trick_to_move(&s->trick, r->n_players);
+    int n = tc__moves(d, r, &s->trick, s->hand[seat], moves), i, best_rank = 1 << 30, ties = 0, pick = -1;
+    for (i = 0; i < n; i++) {
+        tc_trick t = s->trick;
+        int at = t.n_played, rank, pile;
+        tc__trick_add(d, r, &t, moves[i]);
+        pile = t.pile[at] == TC_PILE_PASS ? 0 : t.pile[at];
+        /* Winning moves rank below 256 (weakest first), the others from 256 (weakest first). */
+        rank = (t.best[pile] == at ? 0 : 256) + t.power[at];
+        if (rank < best_rank) {
+            best_rank = rank;
+            ties = 1;
+            pick = moves[i];
+        } else if (rank == best_rank && tc__rng_below(rng, (uint32_t)++ties) == 0) {
+            pick = moves[i];   /* reservoir sampling: each tie equally likely */
+        }
+    }
+    return pick;
+}
+
+/* One playout of `s` (changed) with `policy`; TC_E_STATE if a seat has no move. */
+static int playout_with(const tc_deck *d, const tc_rules *r, tc_play_state *s, int policy, tc_rng *rng) {
+    if (policy == TC_POLICY_RANDOM) return tc_playout(d, r, s, rng);
+    while (!tc_play_over(s)) {
+        int move = greedy_move(d, r, s, rng);
+        if (move < 0) return TC_E_STATE;
+        play_unchecked(d, r, s, move);
+    }
+    return TC_OK;
+}
+
+static int playouts_into(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int n, int policy,
+                         tc_rng *rng, tc_playout_stats *out) {
+    uint64_t tricks[TC_MAX_PLAYERS] = {0}, points[TC_MAX_PLAYERS] = {0};
+    int i, p, rc;
+    for (i = 0; i < n; i++) {
+        tc_play_state c = *s;
+        if ((rc = playout_with(d, r, &c, policy, rng)) != TC_OK) return rc;
+        for (p = 0; p < r->n_players; p++) {
+            tricks[p] += c.tricks[p];
+            points[p] += c.points[p];
+        }
+    }
+    memset(out, 0, sizeof *out);
+    out->n = (uint32_t)n;
+    for (p = 0; p < r->n_players; p++) {
+        out->tricks[p] = (double)tricks[p] / n;
+        out->points[p] = (double)points[p] / n;
+    }
+    return TC_OK;
+}
+
+int tc_playouts(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int n, int policy, tc_rng *rng,
+                tc_playout_stats *out) {
+    if (!d || !r || !s || !rng || !out || n < 1) return TC_E_ARG;
+    if (policy != TC_POLICY_RANDOM && policy != TC_POLICY_GREEDY) return TC_E_ARG;
+    if (!same_rules(s, r)) return TC_E_RULES;
+    return playouts_into(d, r, s, n, policy, rng, out);
+}
+
+int tc_playouts_per_move(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int n, int policy,
+                         tc_rng *rng, uint16_t *moves, tc_playout_stats *out) {
+    int k, count, rc;
+    if (!d || !r || !s || !rng || !moves || !out || n < 1) return TC_E_ARG;
+    if (policy != TC_POLICY_RANDOM && policy != TC_POLICY_GREEDY) return TC_E_ARG;
+    if (!same_rules(s, r)) return TC_E_RULES;
+    if (tc_play_over(s)) return 0;
+    count = tc__moves(d, r, &s->trick, s->hand[tc_trick_to_move(&s->trick, r->n_players)], moves);
+    for (k = 0; k < count; k++) {
+        tc_play_state after = *s;
+        play_unchecked(d, r, &after, moves[k]);
+        if ((rc = playouts_into(d, r, &after, n, policy, rng, &out[k])) != TC_OK) return rc;
+    }
+    return count;
+}
+
 static uint64_t perft_rec(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int depth,
                           tc_perft_stats *stats) {
     uint16_t moves[TC_MAX_MOVES];

@@ -176,12 +176,69 @@ static void test_validation(void) {
     CHECK(tc_strerror(TC_STATUS_MIN - 1)[0] == 'u');
 }
 
+/* Playouts for search: reproducible, the per-move form is the same as playing each
+ * move and running tc_playouts, and the greedy policy takes a trick cheaply. */
+static void test_playouts(void) {
+    tc_deck d;
+    tc_rules r = {4, TC_FOLLOW_SUIT, TC_WIN_TRUMP, 0};
+    tc_cards hands[4];
+    tc_play_state s, after;
+    tc_rng rng, rng2;
+    tc_playout_stats a, b, per[TC_MAX_MOVES];
+    uint16_t moves[TC_MAX_MOVES];
+    int n, k, p;
+    double total;
+    tc_reference_deck(&d);
+    tc_rng_seed(&rng, 21);
+    tc_deal(&rng, d.all, 4, 13, hands, NULL);
+    CHECK(tc_play_init(&s, &d, &r, hands, 0, 13) == TC_OK);
+    tc_rng_seed(&rng, 5);
+    tc_rng_seed(&rng2, 5);
+    CHECK(tc_playouts(&d, &r, &s, 300, TC_POLICY_RANDOM, &rng, &a) == TC_OK);
+    CHECK(tc_playouts(&d, &r, &s, 300, TC_POLICY_RANDOM, &rng2, &b) == TC_OK);
+    for (total = 0, p = 0; p < 4; p++) {
+        CHECK(a.tricks[p] == b.tricks[p]);
+        total += a.tricks[p];
+    }
+    CHECK(a.n == 300 && total > 12.999 && total < 13.001);
+    CHECK(tc_playouts(&d, &r, &s, 0, TC_POLICY_RANDOM, &rng, &a) == TC_E_ARG);
+    CHECK(tc_playouts(&d, &r, &s, 10, 7, &rng, &a) == TC_E_ARG);
+    tc_rng_seed(&rng, 9);
+    n = tc_playouts_per_move(&d, &r, &s, 50, TC_POLICY_GREEDY, &rng, moves, per);
+    CHECK(n == tc_play_moves(&d, &r, &s, moves) && n > 0);
+    tc_rng_seed(&rng2, 9);
+    for (k = 0; k < n; k++) {
+        after = s;
+        CHECK(tc_play(&d, &r, &after, moves[k]) == TC_OK);
+        CHECK(tc_playouts(&d, &r, &after, 50, TC_POLICY_GREEDY, &rng2, &a) == TC_OK);
+        for (p = 0; p < 4; p++) CHECK(a.tricks[p] == per[k].tricks[p] && a.points[p] == per[k].points[p]);
+    }
+    /* Greedy: seat 1 holds the 9 and the king of spades after the 5 is led; it takes the
+     * trick with the 9 (the cheapest winner) and the second trick with the king over the
+     * queen.  Playing the king first would lose the second trick. */
+    r.trump = 1;
+    hands[0] = tc_or(tc_cards_of(3), tc_cards_of(10));           /* 5 and Q of spades */
+    hands[1] = tc_or(tc_cards_of(7), tc_cards_of(11));           /* 9 and K of spades */
+    hands[2] = tc_or(tc_cards_of(26), tc_cards_of(27));          /* low diamonds */
+    hands[3] = tc_or(tc_cards_of(39), tc_cards_of(40));          /* low clubs */
+    CHECK(tc_play_init(&s, &d, &r, hands, 0, 2) == TC_OK);
+    CHECK(tc_play(&d, &r, &s, 3) == TC_OK);
+    tc_rng_seed(&rng, 3);
+    CHECK(tc_playouts(&d, &r, &s, 200, TC_POLICY_GREEDY, &rng, &a) == TC_OK);
+    CHECK(a.tricks[1] == 2.0);
+    CHECK(tc_playouts(&d, &r, &s, 200, TC_POLICY_RANDOM, &rng, &a) == TC_OK);
+    CHECK(a.tricks[1] > 1.2 && a.tricks[1] < 1.8);                /* the king first half the time */
+    n = tc_playouts_per_move(&d, &r, &s, 10, TC_POLICY_GREEDY, &rng, moves, per);
+    CHECK(n == 2 && moves[0] == 7 && per[0].tricks[1] == 2.0 && per[1].tricks[1] == 1.0);
+}
+
 int main(void) {
     test_cards();
     test_rng();
     test_sticheln_tie();
     test_errors();
     test_validation();
+    test_playouts();
     if (failures) { printf("%d failed\n", failures); return 1; }
     printf("test_core: all passed\n");
     return 0;
