@@ -64,6 +64,8 @@ class _Plays:
 
 
 _PLAYS = _Plays()
+#: The visibility of an event only one seat sees, shared (events never change).
+_ONE_SEAT = tuple(frozenset((seat,)) for seat in range(8))
 #: An entry of the event list: (visibility, event), or (_PLAYS, (phase, from trick, from card,
 #: to trick, to card)) for card plays that are expanded into events on demand.
 _Entry = tuple[Visibility, Event] | tuple[_Plays, tuple[TrickPhase, int, int, int, int]]
@@ -387,7 +389,12 @@ class GameState(StateCore):
         """Record an event; ``visible_to=None`` means public."""
         if self._tp is not None:
             self._mark_plays()
-        self._events.append((None if visible_to is None else frozenset(visible_to), {"type": kind, **data}))
+        if visible_to is None:
+            vis = None
+        else:
+            seats = tuple(visible_to)
+            vis = _ONE_SEAT[seats[0]] if len(seats) == 1 else frozenset(seats)   # most private events
+        self._events.append((vis, {"type": kind, **data}))
 
     def _mark_plays(self) -> None:
         tp = self._tp
