@@ -25,6 +25,9 @@ static int rules_status(const tc_deck *d, const tc_rules *r) {
     if (r->follow < TC_FOLLOW_FREE || r->follow > TC_FOLLOW_DOUBLE) return TC_E_FOLLOW;
     if (r->winner < TC_WIN_TRUMP || r->winner > TC_WIN_DOUBLE) return TC_E_WINNER;
     if (r->trump != TC_NO_SUIT && (r->trump < 0 || r->trump >= d->n_suits)) return TC_E_TRUMP;
+    /* tc_rules_check's last test, O(1) with the deck's role masks. */
+    if (!tc_is_empty(tc_or(d->always, d->top_trump)) && (r->winner != TC_WIN_TRUMP || r->follow == TC_FOLLOW_OVERTRUMP))
+        return TC_E_UNPLAYABLE;
     return TC_OK;
 }
 
@@ -34,6 +37,8 @@ static int trick_status(const tc_deck *d, const tc_rules *r, const tc_trick *t) 
     if (rc != TC_OK) return rc;
     if (t->n_played < 0 || t->n_played > r->n_players) return TC_E_STATE;
     if (t->led != TC_LED_NONE && t->led != TC_LED_TRUMP && (t->led < 0 || t->led >= d->n_suits)) return TC_E_STATE;
+    /* Over-trumping reads the led suit's mask once a card is down; every card has a suit there. */
+    if (r->follow == TC_FOLLOW_OVERTRUMP && t->n_played > 0 && t->led < 0) return TC_E_STATE;
     for (i = 0; i < 2; i++) {
         if (t->best[i] < -1 || t->best[i] >= t->n_played) return TC_E_STATE;
         if (t->open[i] != TC_NO_SUIT && (t->open[i] < 0 || t->open[i] >= d->n_suits)) return TC_E_STATE;
