@@ -34,7 +34,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from trickcore._core import Deck, StateCore, TrickPhase
@@ -136,7 +136,12 @@ class GameInfo:
         return self._resolve(options)
 
     def _resolve(self, options: dict[str, Any] | None) -> Options:
+        if options is not None and not isinstance(options, Mapping):
+            raise GameConfigError(f"options of {self.name!r} are a dict of option names to values, "
+                                  f"not {type(options).__name__}")
         options = dict(options or {})
+        if not all(isinstance(key, str) for key in options):
+            raise GameConfigError(f"option names of {self.name!r} are strings; got {sorted(map(repr, options))}")
         known = {o.name: o for o in self.options}
         unknown = sorted(set(options) - set(known))
         if unknown:
