@@ -88,6 +88,16 @@ def card_points(card: int, trump: int | None) -> int:
     return TRUMP_POINTS[r] if trump is not None and suit_of(card) == trump else PLAIN_POINTS[r]
 
 
+# Card points of every 8-bit rank pattern of one suit, plain and trump (§1.4).
+_PLAIN_BYTE = [sum(PLAIN_POINTS[r] for r in range(8) if m >> r & 1) for m in range(256)]
+_TRUMP_BYTE = [sum(TRUMP_POINTS[r] for r in range(8) if m >> r & 1) for m in range(256)]
+
+
+def mask_points(mask: int, trump: int | None) -> int:
+    """Card points of a set of cards (the sum of card_points over it), a table lookup per suit."""
+    return sum((_TRUMP_BYTE if s == trump else _PLAIN_BYTE)[mask >> (8 * s) & 255] for s in range(4))
+
+
 def _build_deck(trump: int | None) -> _core.Deck:
     deck = _core.Deck(4)
     for s in range(4):
@@ -223,30 +233,40 @@ class Meld:
                 "cards": [CARD_NAMES[c] for c in self.cards], "value": self.value}
 
 
+def _runs_of(ranks: int) -> list[tuple[int, int]]:
+    """(kind, top) of the melds in one suit's 8-bit rank mask by the fixed decomposition of
+    §5.2 [D-8]: a run of 3 is a Terz, 4-6 a Halber, 7 a Halber and the Terz below it, 8 two
+    Halbers."""
+    out = []
+    r = 0
+    while r < 8:
+        if not ranks >> r & 1:
+            r += 1
+            continue
+        lo = r
+        while r < 8 and ranks >> r & 1:
+            r += 1
+        hi, length = r - 1, r - lo
+        if length == 3:
+            out.append((TERZ, hi))
+        elif 4 <= length <= 6:
+            out.append((HALBER, hi))
+        elif length == 7:
+            out.extend([(HALBER, hi), (TERZ, lo + 2)])
+        elif length == 8:
+            out.extend([(HALBER, RA), (HALBER, RT)])
+    return out
+
+
+# Every suit's rank pattern decomposed once; the Meld objects are shared (frozen).
+_MELDS = {(kind, top, suit): Meld(kind, top, suit) for kind in (TERZ, HALBER) for top in range(8) for suit in range(4)}
+_RUNS = [[[_MELDS[kind, top, suit] for kind, top in _runs_of(ranks)] for ranks in range(256)] for suit in range(4)]
+
+
 def decompose_melds(hand: int) -> list[Meld]:
     """A player's melds by the fixed decomposition of §5.2 [D-8], sorted best first."""
-    out = []
-    for s in range(4):
-        r = 0
-        while r < 8:
-            if not hand >> card_id(s, r) & 1:
-                r += 1
-                continue
-            lo = r
-            while r < 8 and hand >> card_id(s, r) & 1:
-                r += 1
-            hi, length = r - 1, r - lo
-            if length == 3:
-                out.append(Meld(TERZ, hi, s))
-            elif 4 <= length <= 6:
-                out.append(Meld(HALBER, hi, s))
-            elif length == 7:
-                out.append(Meld(HALBER, hi, s))
-                out.append(Meld(TERZ, lo + 2, s))
-            elif length == 8:
-                out.append(Meld(HALBER, RA, s))
-                out.append(Meld(HALBER, RT, s))
-    out.sort(key=lambda m: (m.kind, m.top, m.suit), reverse=True)
+    out = _RUNS[0][hand & 255] + _RUNS[1][hand >> 8 & 255] + _RUNS[2][hand >> 16 & 255] + _RUNS[3][hand >> 24 & 255]
+    out.sort(reverse=True)          # Meld orders by (kind, top, suit)
     return out
 
 
@@ -285,7 +305,7 @@ def side_points(n: int, won: list[int], trump: int, last_winner: int, melds: lis
     ns = n_sides(n)
     cards = [0] * ns
     for seat in range(n):
-        cards[side_of(n, seat)] += sum(card_points(c, trump) for c in bits(won[seat]))
+        cards[side_of(n, seat)] += mask_points(won[seat], trump)
     last = [0] * ns
     last[side_of(n, last_winner)] = 10
     belle = [0] * ns
