@@ -187,7 +187,9 @@ class GameState(StateCore):
         self.options = self.info.resolve_options(options, num_players)
         self.seed = seed
         self._events: list[_Entry] = []
-        self._previous_trick: Event | None = None  # the last trick of the trick phase that ended last
+        # The trick phase that ended last: last_trick() reads its final trick when asked (a
+        # finished phase never changes, so it is kept rather than described at every deal's end).
+        self._previous_phase: TrickPhase | None = None
         # (trick phase, completed tricks marked, cards of the open trick marked)
         self._ev_sync: tuple[TrickPhase | None, int, int] = (None, 0, 0)
         self._ev_expanded = 0  # entries before this index hold no placeholder
@@ -261,7 +263,7 @@ class GameState(StateCore):
         tp = self._tp
         if tp is not None and tp.n_tricks_done and not tp.over:
             return self._trick_of(tp)
-        return self._previous_trick
+        return None if self._previous_phase is None else self._trick_of(self._previous_phase)
 
     def _trick_of(self, tp: TrickPhase) -> Event | None:
         """The last completed trick of ``tp`` as ``last_trick`` shows it (None if none)."""
@@ -292,7 +294,7 @@ class GameState(StateCore):
 
     def _on_play_over(self) -> None:
         # kept before the game's hook runs: the hook may deal the next hand and drop the phase
-        self._previous_trick = self._trick_of(self._trick_phase)
+        self._previous_phase = self._trick_phase
         self._play_over()
 
     def _in_play(self) -> bool:

@@ -256,6 +256,7 @@ static void op_cards(world *w, reader *r) {
     for (k = 0; k < 32; k++) buf[k] = (uint8_t)byte(r);
     tc_shuffle(&w->rng, buf, small(r, -3, 32));
     (void)tc_rng_below(&w->rng, (uint32_t)any_int(r));
+    (void)tc_rng_next(&w->rng);
     REQUIRE(tc_strerror(any_int(r)) != NULL && tc_version() != NULL);
     REQUIRE(tc_deck_init(NULL, 1) == TC_E_ARG && tc_deck_check(NULL) == TC_E_ARG);
     REQUIRE(tc_play_init(NULL, NULL, NULL, NULL, 0, 0) == TC_E_ARG);

@@ -74,7 +74,5 @@ static inline int tc__random_card(tc_cards a, tc_rng *rng) {
     return k < c0 ? tc__select64(a.w[0], k) : 64 + tc__select64(a.w[1], k - c0);
 }
 
-/* Play a move already known to be legal for the seat to move (no checks). */
-void tc__play_unchecked(const tc_deck *d, const tc_rules *r, tc_play_state *s, int move);
 
 #endif
