@@ -87,6 +87,9 @@ def _build_deck() -> tuple[_core.Deck, list[int], list[int]]:
 
 
 DECK, CARD_COLOUR, CARD_VALUE = _build_deck()
+#: The cards of every colour, as a mask (round scores count won cards by colour).
+COLOUR_MASK = [sum(1 << c for c, col in enumerate(CARD_COLOUR) if col == colour)
+               for colour in range(max(CARD_COLOUR) + 1)]
 N_CARDS = DECK.n_cards  # 120
 
 
@@ -132,11 +135,16 @@ def round_score(laid: Sequence[tuple[int, int]], special: Iterable[int], won: Se
     special = set(special)
     k_cards = list(laid) + [c for c in won if c[0] in special]
     o_count = sum(1 for c in won if c[0] not in special)
+    return _score(sum(v for _c, v in k_cards), len(k_cards), o_count, verkehrt, mild)
+
+
+def _score(k_sum: int, k_count: int, o_count: int, verkehrt: bool, mild: bool) -> int:
+    """The §3.6 formula from the sum and number of K cards and the number of O cards."""
     if verkehrt:
-        return sum(v for _c, v in k_cards) - o_count
+        return k_sum - o_count
     if mild:
-        return o_count - 5 * len(k_cards)
-    return o_count - sum(v for _c, v in k_cards)
+        return o_count - 5 * k_count
+    return o_count - k_sum
 
 
 def colour_choices(won_colours: Iterable[int], pair: bool) -> list[tuple[int, ...]]:
@@ -288,11 +296,16 @@ class StichelnState(GameState):
             self._emit("reveal", laid_out={str(s): names(self._laid[s]) for s in range(n)},
                        special_colours={str(s): [COLOURS[c] for c in self._specials(s)] for s in range(n)})
         scores = []
-        for s in range(n):
-            laid = [(CARD_COLOUR[c], CARD_VALUE[c]) for c in self._laid[s]]
-            won = [(CARD_COLOUR[c], CARD_VALUE[c]) for c in cards_of(tp.won(s))]
-            special = self._special[s] or ()
-            scores.append(round_score(laid, special, won, self.flags["verkehrt"], self.flags["mild"]))
+        verkehrt, mild = self.flags["verkehrt"], self.flags["mild"]
+        for s in range(n):                      # round_score, counted on masks
+            special_mask = 0
+            for colour in set(self._special[s] or ()):
+                special_mask |= COLOUR_MASK[colour]
+            won = tp.won(s)
+            k_won = won & special_mask
+            k_sum = sum(CARD_VALUE[c] for c in self._laid[s]) + sum(CARD_VALUE[c] for c in cards_of(k_won))
+            k_count = len(self._laid[s]) + k_won.bit_count()
+            scores.append(_score(k_sum, k_count, (won & ~special_mask).bit_count(), verkehrt, mild))
         for s in range(n):
             self.totals[s] += scores[s]
         self.round_scores.append(scores)
