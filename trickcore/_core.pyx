@@ -480,6 +480,11 @@ cdef class TrickPhase:
         return self.n_log
 
     @property
+    def cards_played(self):
+        """Cards played in this phase so far (every completed trick holds one per seat)."""
+        return self.n_log * self.rules.n_players + self.s.trick.n_played
+
+    @property
     def trick_len(self):
         """Cards in the trick in progress."""
         return self.s.trick.n_played
@@ -825,7 +830,7 @@ cdef class StateCore:
             new._tp = tp.copy_c()
             sync = attrs.get("_ev_sync")
             if sync is not None and sync[0] is tp:   # the event feed's position in this phase
-                new_attrs["_ev_sync"] = (new._tp, sync[1], sync[2])
+                new_attrs["_ev_sync"] = (new._tp,) + sync[1:]
         new._actions = list(self._actions)
         new._fast = self._fast
         new._legal_cache = self._legal_cache

@@ -191,7 +191,7 @@ class GameState(StateCore):
         # finished phase never changes, so it is kept rather than described at every deal's end).
         self._previous_phase: TrickPhase | None = None
         # (trick phase, completed tricks marked, cards of the open trick marked)
-        self._ev_sync: tuple[TrickPhase | None, int, int] = (None, 0, 0)
+        self._ev_sync: tuple[TrickPhase | None, int, int, int] = (None, 0, 0, 0)  # ..., cards played
         self._ev_expanded = 0  # entries before this index hold no placeholder
 
     # ---- to implement -------------------------------------------------------------
@@ -407,13 +407,16 @@ class GameState(StateCore):
         tp = self._tp
         if tp is None:
             return
-        phase, done, pos = self._ev_sync
+        phase, done, pos, marked = self._ev_sync
+        played = tp.cards_played
+        if phase is tp and played == marked:    # the usual case: nothing played since
+            return
         if phase is not tp:
             done, pos = 0, 0
         end_done, end_pos = tp.n_tricks_done, tp.trick_len
         if end_done != done or end_pos != pos:
             self._events.append((_PLAYS, (tp, done, pos, end_done, end_pos)))
-            self._ev_sync = (tp, end_done, end_pos)
+        self._ev_sync = (tp, end_done, end_pos, played)
 
     def _expand_plays(self) -> None:
         # Called after every action by referees (events_since): nothing new costs no work.
