@@ -328,7 +328,8 @@ class _Run:
         if ns:
             self.add(f"{name}_{players}p_playouts_python", ns,
                      f"{title}, {players} players: state.playouts({n_playouts}) from Python, all in C; per card")
-        copies = game_copies(name, players, int(20_000 * self.scale))
+        runs = [game_copies(name, players, int(20_000 * self.scale)) for _ in range(self.repeat)]
+        copies = None if runs[0] is None else {k: min(r[k] for r in runs if r) for k in runs[0]}
         if copies is not None:
             self.add(f"{name}_{players}p_clone_python", copies["clone"],
                      f"{title}, {players} players: clone() at the first trick phase; per copy")
