@@ -168,6 +168,47 @@ def _fmt_counts(counts: Sequence[int]) -> str:
     return ", ".join(map(str, c))
 
 
+#: Values a copy of a state shares with the original: immutable ones.
+_IMMUTABLE = frozenset({int, float, str, bool, type(None), bytes, frozenset, range, _Plays})
+
+
+def _fresh(value: Any, memo: dict[int, Any]) -> Any:
+    """``copy.deepcopy(value, memo)`` for the values game states hold (containers of plain data),
+    several times faster; shared references stay shared (``memo``), anything else is deep-copied."""
+    kind = type(value)
+    if kind in _IMMUTABLE:
+        return value
+    done = memo.get(id(value))
+    if done is not None:
+        return done
+    out: Any
+    if kind is list:
+        if all(type(item) in _IMMUTABLE for item in value):     # hands, orders, scores
+            out = memo[id(value)] = value.copy()
+            return out
+        out = memo[id(value)] = []
+        out.extend([_fresh(item, memo) for item in value])
+    elif kind is dict:
+        out = memo[id(value)] = {}
+        for key, item in value.items():
+            out[key] = _fresh(item, memo)
+    elif kind is tuple:
+        items = [_fresh(item, memo) for item in value]
+        out = memo[id(value)] = value if all(a is b for a, b in zip(items, value)) else tuple(items)
+    elif kind is set:
+        out = memo[id(value)] = set(value)        # of hashable, hence immutable, items here
+    elif _frozen_dataclass(kind):
+        out = value                                # value objects (melds, contracts)
+    else:
+        out = copy.deepcopy(value, memo)
+    return out
+
+
+def _frozen_dataclass(kind: type) -> bool:
+    params = getattr(kind, "__dataclass_params__", None)
+    return params is not None and bool(params.frozen)
+
+
 class GameState(StateCore):
     """Base class of every game's state.  Subclasses implement the ``_``-methods.
 
@@ -384,7 +425,7 @@ class GameState(StateCore):
         events = attrs.get("_events")
         if events is not None:
             memo[id(events)] = list(events)
-        attrs.update(copy.deepcopy(attrs, memo))
+        attrs.update({key: _fresh(value, memo) for key, value in attrs.items()})
 
     # events --------------------------------------------------------------------------
     # Card plays on the fast path create no Python objects.  When another event is
