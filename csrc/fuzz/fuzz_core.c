@@ -138,7 +138,9 @@ static void op_play_init(world *w, reader *r) {
         tricks = any_int(r);
     }
     leader = byte(r) < 230 ? small(r, 0, 7) : any_int(r);
+    REQUIRE(status_ok(tc_rules_check(&w->deck[i], ru)));
     rc = tc_play_init(&w->state[i], &w->deck[i], ru, hands, leader, tricks);
+    if (tc_rules_check(&w->deck[i], ru) != TC_OK) REQUIRE(rc != TC_OK);   /* bad rules never start */
     REQUIRE(status_ok(rc));
     w->started[i] = rc == TC_OK;
     if (rc == TC_OK) REQUIRE(tc_play_to_move(&w->state[i], ru) == (tricks > 0 ? leader : -1));
