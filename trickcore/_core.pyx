@@ -13,7 +13,7 @@ from trickcore._ccore cimport *
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.ref cimport Py_INCREF
-from cpython.long cimport PyLong_AsLongAndOverflow
+from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_AsLongLongAndOverflow, PyLong_FromUnsignedLongLong
 
 from trickcore.errors import CoreError
 
@@ -72,11 +72,21 @@ def strerror(int status):
 
 
 cdef inline object cards_to_int(tc_cards c):
+    if c.w[1] == 0:                     # decks of up to 64 cards: no Python arithmetic
+        return PyLong_FromUnsignedLongLong(c.w[0])
     return (<object>c.w[1] << 64) | <object>c.w[0]
 
 
 cdef inline tc_cards int_to_cards(object x) except *:
     cdef tc_cards c
+    cdef int overflow = 0
+    cdef long long low
+    if type(x) is int:                  # sets below 2**63 (most hands) without Python arithmetic
+        low = PyLong_AsLongLongAndOverflow(x, &overflow)
+        if overflow == 0 and low >= 0:
+            c.w[0] = <uint64_t>low
+            c.w[1] = 0
+            return c
     if x < 0 or (x >> 128):
         raise CoreError(TC_E_CARD, f"card set {x!r} is outside 0..2**128-1")
     c.w[0] = <uint64_t>(x & 0xFFFFFFFFFFFFFFFF)
