@@ -336,6 +336,7 @@ class _Run:
             self.add(f"{name}_{players}p_pickle_python", copies["pickle"],
                      f"{title}, {players} players: pickle.dumps + loads at the first trick phase; per round trip")
         n_games = 4 if self.quick else 20
+        game_random_full_games(name, players, 1)   # warm-up: the game module's first import is not play
         stats = min((game_random_full_games(name, players, n_games) for _ in range(max(1, self.repeat // 2))),
                     key=lambda d: d["ns_per_action"])
         self.floor()
