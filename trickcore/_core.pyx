@@ -539,6 +539,88 @@ cdef class TrickPhase:
             return 0
         return cards_to_int(tc_legal(&self.deck.d, &self.rules, &self.s.trick, self.s.hand[seat]))
 
+    # ---- what world samplers need (trickcore.worlds) ---------------------------------
+    @property
+    def rule_params(self):
+        """(players, follow, winner, trump) as given when the phase started."""
+        return (self.rules.n_players, self.rules.follow, self.rules.winner, self.rules.trump)
+
+    @property
+    def first_leader(self):
+        """The seat that led the phase's first trick."""
+        return self.log[0].leader if self.n_log else self.s.trick.leader
+
+    @property
+    def total_tricks(self):
+        """Tricks (double tricks) of the whole phase, completed ones included."""
+        return self.n_log + self.s.tricks_left
+
+    cdef tc_trick *_trick_at(self, int k):
+        """Completed trick k, or (k == n_log) the trick in progress."""
+        return &self.log[k] if k < self.n_log else &self.s.trick
+
+    def played(self, int seat):
+        """Cards ``seat`` has played in this phase (completed tricks and the open one)."""
+        cdef int n = self.rules.n_players, k, i
+        cdef tc_trick *t
+        cdef tc_cards out = tc_cards_empty()
+        self._seat(seat)
+        for k in range(self.n_log + 1):
+            t = self._trick_at(k)
+            for i in range(t.n_played):
+                if (t.leader + i) % n == seat:
+                    out = tc_or(out, tc_cards_of(t.card[i]))
+        return cards_to_int(out)
+
+    def with_hands(self, hands):
+        """The same phase with every seat holding ``hands[p]`` now: a new phase started from
+        ``hands[p]`` plus the cards p has played, with every move replayed in order.  Raises
+        CoreError when one of the moves would have been illegal with those hands."""
+        cdef int n = self.rules.n_players, k, i
+        cdef tc_trick *t
+        if len(hands) != n:
+            raise CoreError(TC_E_ARG, f"{len(hands)} hands for {n} players")
+        start = [int(hands[p]) | self.played(p) for p in range(n)]
+        other = TrickPhase(self.deck, n, self.rules.follow, self.rules.winner, self.rules.trump,
+                           start, self.first_leader, self.total_tricks)
+        for k in range(self.n_log + 1):
+            t = self._trick_at(k)
+            for i in range(t.n_played):
+                other.play(int(t.card[i]) | (int(t.decl[i]) << 7))
+        return other
+
+    def exclusions(self, int seat, object candidates):
+        """The cards of ``candidates`` that ``seat`` cannot hold now, as the public record of
+        this phase proves: with such a card in hand, one of the seat's plays would have been
+        illegal (the seat held it then, together with every card it played from that play on).
+        Exact for rules whose duties are triggered by single cards (following suit, trumping,
+        overtrumping); a sampler checks the rest by replaying (``with_hands``)."""
+        cdef int n = self.rules.n_players, k, i, j
+        cdef tc_trick *t
+        cdef tc_trick prefix
+        cdef tc_cards later, cand = int_to_cards(candidates), out = tc_cards_empty(), legal, one
+        cdef uint8_t ids[128]
+        cdef int n_ids = tc_to_array(cand, ids)
+        self._seat(seat)
+        later = int_to_cards(self.played(seat))    # what the seat held of its own plays, then
+        for k in range(self.n_log + 1):
+            t = self._trick_at(k)
+            for i in range(t.n_played):
+                if (t.leader + i) % n != seat:
+                    continue
+                tc_trick_start(&prefix, t.leader)
+                for j in range(i):
+                    tc_trick_add(&self.deck.d, &self.rules, &prefix, t.card[j] | (t.decl[j] << 7))
+                for j in range(n_ids):
+                    one = tc_cards_of(ids[j])
+                    if not tc_is_empty(tc_and(out, one)):
+                        continue
+                    legal = tc_legal(&self.deck.d, &self.rules, &prefix, tc_or(later, one))
+                    if not tc_has(legal, t.card[i]):
+                        out = tc_or(out, one)
+                later = tc_minus(later, tc_cards_of(t.card[i]))
+        return cards_to_int(out)
+
     @property
     def deck(self):
         return self.deck

@@ -34,11 +34,15 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, cast
+import random
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from trickcore._core import Deck, StateCore, TrickPhase
 from trickcore.errors import GameConfigError, IllegalActionError, TrickcoreError
+
+if TYPE_CHECKING:
+    from trickcore.worlds import WorldModel
 
 TERMINAL = -1
 
@@ -271,6 +275,11 @@ class GameState(StateCore):
         """Match score of every seat so far (final once terminal)."""
         raise NotImplementedError
 
+    def _world_model(self, seat: Seat | None) -> WorldModel:
+        """What is hidden from ``seat`` (None: from everyone) and how to build a world from an
+        assignment of the hidden cards (trickcore.worlds); built from the seat's knowledge only."""
+        raise NotImplementedError(f"{self.info.name} does not sample worlds")
+
     # ---- trick phase helpers --------------------------------------------------------
     def _start_play(self, deck: Deck, follow: int, winner: int, trump: int, hands: Sequence[int],
                     leader: int, tricks: int) -> TrickPhase:
@@ -340,6 +349,53 @@ class GameState(StateCore):
 
     def _in_play(self) -> bool:
         return self._tp is not None and self._fast and not self._tp.over
+
+    # ---- worlds (trickcore.worlds, docs/search.md) ------------------------------------
+    def determinize(self, seat: Seat | None, seed: int | None = None) -> GameState:
+        """A world: a complete state that agrees with everything ``seat`` knows (its
+        observation and the public history), with every card it cannot see placed and every
+        hidden choice made, uniformly among all such worlds.  ``seat=None`` samples from the
+        public view (every hand hidden).  The world plays on like any state; its future deals
+        are drawn afresh, so it tells nothing the seat could not know.  Raises
+        InconsistentStateError for a state no legal game reaches."""
+        from trickcore.worlds import determinize
+        self._check_world_seat(seat)
+        return determinize(self, seat, seed)
+
+    def worlds(self, seat: Seat | None, n: int, seed: int | None = None) -> Iterator[GameState]:
+        """``n`` independent worlds for ``seat`` (see ``determinize``), drawn from one set of
+        constraints: cheaper per world than ``n`` calls of ``determinize``."""
+        from trickcore.worlds import worlds
+        self._check_world_seat(seat)
+        return worlds(self, seat, n, seed)
+
+    def _check_world_seat(self, seat: Seat | None) -> None:
+        if seat is not None:
+            self._check_seat(seat)
+
+    def _world_base(self, seat: Seat | None, rng: random.Random) -> GameState:
+        """A copy to turn into a world for ``seat``: the events it may not see are gone (so are
+        the hidden events of other seats), and its future chance is drawn afresh from ``rng``.
+        The game then writes the sampled cards into it."""
+        world = self.clone()
+        world._begin_edit()
+        world._expand_plays()
+        world._events = [entry for entry in world._events
+                         if entry[0] is None or (seat is not None and seat in cast(frozenset[int], entry[0]))]
+        world._ev_expanded = len(world._events)
+        world.seed = rng.getrandbits(64)
+        world._world_of = seat
+        return world
+
+    def _world_trick_phase(self, hands: Sequence[int]) -> None:
+        """Give this world's trick phase the current ``hands`` (the same plays replayed; a
+        CoreError when they do not replay)."""
+        old = self._trick_phase
+        new = old.with_hands(hands)
+        self._tp = new
+        sync = self._ev_sync
+        if sync[0] is old:
+            self._ev_sync = (new,) + sync[1:]
 
     # ---- provided -----------------------------------------------------------------
     def _legal_slow(self) -> list[Action]:
@@ -527,6 +583,9 @@ class GameState(StateCore):
 
     # serialisation -------------------------------------------------------------------
     def to_record(self) -> Record:
+        if "_world_of" in self.__dict__:
+            raise TrickcoreError("a sampled world (determinize) is not the record of a game: its seed "
+                                 "does not deal its cards")
         return {"game": self.info.name, "players": self.num_players, "options": dict(self.options),
                 "seed": self.seed, "history": self.history}
 

@@ -40,14 +40,16 @@ Options: ``first_dealer`` (seat of the first dealer, default 0, A-29).
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any, cast
 
 from trickcore import _core
 from trickcore._core import Rng
 from trickcore.game import TERMINAL, GameConfigError, GameInfo, GameState, OptionSpec
 from trickcore.games import register
+from trickcore.worlds import RejectedWorld, Slot, WorldModel
 
 # ---- cards (rules 1.3, 2.1, 2.2) ---------------------------------------------------------
 SUITS = "BRYG"
@@ -518,6 +520,52 @@ class BeimJupiterState(GameState):
     def scores(self) -> list[float]:
         vals = self.info_deck.value
         return [float(sum(vals[c] for c in cards)) for cards in self.victory]
+
+    # ---- worlds (docs/search.md; what a seat may know: §11) -------------------------------------
+    def _world_model(self, seat: int | None) -> WorldModel:
+        """Hidden from ``seat``: the other hands, the other seats' colour cards until the reveal
+        (each a number card, rule 5.4) and the left-over cards (A-32).  A seat still to choose
+        its colour card holds a number card (rule 5.3: its hand was not void)."""
+        n, d = self.num_players, self.info_deck
+        in_play = self.phase == "play" and self._tp is not None and not self._tp.over
+        hidden = [q for q in range(n) if q != seat]
+        hands = [self.hand(q) for q in range(n)]
+        secret_colour = [] if self.revealed else [q for q in hidden if self.colour[q] is not None]
+        cards = self.leftover
+        for q in hidden:
+            cards |= hands[q]
+        for q in secret_colour:
+            cards |= 1 << cast(int, self.colour[q])
+        slots = []
+        for q in hidden:
+            allowed = cards & ~self._trick_phase.exclusions(q, cards) if in_play else cards
+            slots.append(Slot(("hand", q), _core.cards_count(hands[q]), allowed))
+        slots += [Slot(("colour", q), 1, cards & d.number_mask) for q in secret_colour]
+        slots.append(Slot(("leftover",), _core.cards_count(self.leftover), cards))
+        choosing = [q for q in hidden if self.phase == "colour" and self.colour[q] is None]
+
+        def build(assignment: dict[Hashable, int], rng: random.Random) -> BeimJupiterState:
+            for q in choosing:                                       # rule 5.3
+                if not assignment["hand", q] & d.number_mask:
+                    raise RejectedWorld(f"seat {q} would hold no number card")
+            world = cast(BeimJupiterState, self._world_base(seat, rng))
+            new_hands = [assignment["hand", q] if q != seat else hands[q] for q in range(n)]
+            world.leftover = assignment["leftover",]
+            if not self.revealed:
+                world.colour = list(self.colour)
+                for q in secret_colour:
+                    card = _core.cards_first(assignment["colour", q])
+                    world.colour[q] = card
+                    # the hidden choice in the history: the seat's colour action of this round
+                    old = COLOUR_BASE + cast(int, self.colour[q])
+                    actions = world._actions
+                    actions[len(actions) - 1 - actions[::-1].index(old)] = COLOUR_BASE + card
+            if in_play:
+                world._world_trick_phase(new_hands)
+            else:
+                world.hands = new_hands
+            return world
+        return WorldModel(seat, cards, slots, build)
 
     # ---- views ---------------------------------------------------------------------------------
     def hand(self, seat: int) -> int:

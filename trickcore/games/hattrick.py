@@ -29,13 +29,15 @@ Action ids: ``0..62`` card plays (card id), text the card, ``R7``, ``B20``, ``G0
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import random
+from collections.abc import Hashable, Sequence
+from typing import Any, cast
 
 from trickcore import _core
 from trickcore._core import Rng
 from trickcore.game import TERMINAL, GameInfo, GameState, OptionSpec
 from trickcore.games import register
+from trickcore.worlds import Slot, WorldModel
 
 COLOURS = "RBG"
 TOP = 20
@@ -212,6 +214,27 @@ class HattrickState(GameState):
 
     def scores(self) -> list[float]:
         return [float(t) for t in self.totals]
+
+    def _world_model(self, seat: int | None) -> WorldModel:
+        """Hidden from ``seat``: the other hands (everything is dealt, §7.2); every card is
+        always playable (H3), so no play excludes a card.  After a game's last double trick
+        the last cards are shown: nothing is hidden."""
+        n = self.num_players
+        tp = self._trick_phase
+        hidden = [q for q in range(n) if q != seat and not tp.over]
+        hands = [tp.hand(q) for q in range(n)]
+        cards = 0
+        for q in hidden:
+            cards |= hands[q]
+        slots = [Slot(("hand", q), _core.cards_count(hands[q]), cards & ~tp.exclusions(q, cards))
+                 for q in hidden]
+
+        def build(assignment: dict[Hashable, int], rng: random.Random) -> HattrickState:
+            world = cast(HattrickState, self._world_base(seat, rng))
+            if hidden:
+                world._world_trick_phase([assignment["hand", q] if q in hidden else hands[q] for q in range(n)])
+            return world
+        return WorldModel(seat, cards, slots, build)
 
     def observation(self, seat: int) -> dict[str, Any]:
         n = self.num_players

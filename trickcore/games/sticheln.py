@@ -41,13 +41,15 @@ Action ids and texts
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+import random
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any, cast
 
 from trickcore import _core
 from trickcore._core import Rng
 from trickcore.game import TERMINAL, GameConfigError, GameInfo, GameState, OptionSpec
 from trickcore.games import register
+from trickcore.worlds import RejectedWorld, Slot, WorldModel
 
 COLOURS = "RBGYNV"
 COLOUR_NAMES = ("red", "blue", "green", "yellow", "brown", "violet")
@@ -442,6 +444,68 @@ class StichelnState(GameState):
         return [float(t) for t in self.totals]
 
     # ---- information (§7) ---------------------------------------------------------------
+    # ---- worlds (docs/search.md; what a seat may know: §7.1) ---------------------------------
+    def _world_model(self, seat: int | None) -> WorldModel:
+        """Hidden from ``seat``: the other hands, the aside cards (D-10), the other seats'
+        laid-out cards until they are revealed (at once, or with ``nebel`` at round end, D-25)
+        and, in ``verspaetet``, the colour choices of the seats that have chosen before all
+        have.  No play excludes a card (no duty to follow, C5)."""
+        n = self.num_players
+        phase = self._phase
+        tp = self._tp if phase in ("play", "colour") else None
+        hidden = [q for q in range(n) if q != seat]
+        if tp is not None:
+            hands = [tp.hand(q) for q in range(n)]
+        elif phase == "layout":
+            hands = list(self._hands)
+        else:
+            hands = [0] * n
+        chosen = self._order[:self._idx] if phase in ("layout", "colour") else list(range(n))
+        secret_laid = [] if self._revealed or phase not in ("layout", "play") or not self.k else \
+            [q for q in chosen if q in hidden]
+        secret_colour = [q for q in chosen if q in hidden] if phase == "colour" else []
+        cards = self._aside if phase in ("layout", "play", "colour") else 0
+        for q in hidden:
+            cards |= hands[q]
+        for q in secret_laid:
+            for c in self._laid[q]:
+                cards |= 1 << c
+        slots = [Slot(("hand", q), _core.cards_count(hands[q]), cards) for q in hidden]
+        slots += [Slot(("laid", q), self.k, cards) for q in secret_laid]
+        slots.append(Slot(("aside",), _core.cards_count(cards) - sum(s.size for s in slots), cards))
+        pair = self.flags["verschaerft"]
+        first = len(self._actions) - (self._idx if phase in ("layout", "colour") else
+                                      (tp.cards_played if tp is not None else 0) + n)
+
+        def build(assignment: dict[Hashable, int], rng: random.Random) -> StichelnState:
+            world = cast(StichelnState, self._world_base(seat, rng))
+            new_hands = [assignment["hand", q] if q != seat else hands[q] for q in range(n)]
+            world._aside = assignment["aside",]
+            world._laid = [list(x) for x in self._laid]
+            world._special = list(self._special)
+            world._choices = list(self._choices)
+            for q in secret_laid:
+                laid = cards_of(assignment["laid", q])
+                if pair and CARD_COLOUR[laid[0]] == CARD_COLOUR[laid[1]]:     # S1, D-11
+                    held = assignment["laid", q] | new_hands[q] | (tp.played(q) if tp is not None else 0)
+                    if len({CARD_COLOUR[c] for c in cards_of(held)}) > 1:
+                        raise RejectedWorld(f"seat {q} laid out two cards of one colour")
+                world._laid[q] = laid
+                world._special[q] = tuple(sorted({CARD_COLOUR[c] for c in laid}))
+                world._actions[first + self._order.index(q)] = (
+                    LAYOUT + laid[0] if self.k == 1 else CARD_PAIR + laid[0] * 128 + laid[1])
+            for q in secret_colour:            # L2: any of the seat's legal choices
+                won = cards_of(self._trick_phase.won(q))
+                choice = rng.choice(colour_choices((CARD_COLOUR[c] for c in won), pair))
+                world._choices[q] = world._special[q] = tuple(choice)
+                world._actions[first + self._order.index(q)] = _colour_action(tuple(choice))
+            if phase == "play" and tp is not None:
+                world._world_trick_phase(new_hands)
+            else:
+                world._hands = new_hands
+            return world
+        return WorldModel(seat, cards, slots, build)
+
     def observation(self, seat: int) -> dict[str, Any]:
         n = self.num_players
         self._check_seat(seat)

@@ -1,0 +1,224 @@
+"""Sampling worlds: complete states consistent with what one seat knows (``determinize``).
+
+A search bot for a hidden-card game plays on *worlds*: states in which every card the seat
+cannot see has been placed and every hidden choice made, in a way that agrees with everything
+the seat knows.  ``GameState.determinize(seat, seed)`` draws one; ``GameState.worlds(seat, n,
+seed)`` draws many from one set of constraints.  docs/search.md states the guarantees.
+
+How a world is drawn
+--------------------
+Each game describes what is hidden from a seat as a :class:`WorldModel` (its ``_world_model``):
+*slots* (another seat's hand, the left-over card, a face-down discard, a chosen but unrevealed
+card...), each with the number of unknown cards it holds and the set of cards that may lie there
+by the public record (a seat that did not follow suit holds none of that suit:
+``TrickPhase.exclusions``; a declared meld is in its owner's hand; ...).  The cards placed are
+exactly the ones the seat cannot locate.  The model is built from the seat's knowledge alone:
+two states that look the same to the seat give the same model.
+
+:class:`WorldSampler` then draws an assignment of those cards to the slots *uniformly* among all
+assignments that respect the sizes and the allowed sets: it counts the completions exactly
+(dynamic programming over groups of cards with the same allowed slots) and draws group by
+group.  A game may add checks no per-card set can express (Beim Jupiter's redeal rule, a
+Klaberjass meld declaration); assignments failing them, or whose replay of the trick phase is
+illegal, are drawn again, which keeps the draw uniform over the worlds that pass.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from math import comb
+from typing import TYPE_CHECKING, Any
+
+from trickcore._core import CoreError, cards_count, cards_list
+from trickcore.errors import TrickcoreError
+
+if TYPE_CHECKING:
+    from trickcore.game import GameState
+
+__all__ = ["InconsistentStateError", "Slot", "WorldModel", "WorldSampler", "determinize", "worlds"]
+
+#: Draws of one world before giving up: a legal game's constraints are met within a few.
+MAX_TRIES = 2000
+
+
+class InconsistentStateError(TrickcoreError, ValueError):
+    """No world agrees with what the seat knows: the state was not reached by legal play
+    (e.g. cards were edited into impossible places)."""
+
+
+class RejectedWorld(Exception):
+    """Raised by a game's world builder when an assignment fails a check of its own."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Slot:
+    """A place for unknown cards: ``size`` of them, drawn from ``allowed`` (a card mask; cards
+    outside the model's ``cards`` in it are ignored)."""
+
+    key: Hashable
+    size: int
+    allowed: int
+
+
+@dataclasses.dataclass
+class WorldModel:
+    """What is hidden from ``seat`` in one state and how to build a world from an assignment.
+
+    ``build(assignment, rng)`` gets ``{slot key: card mask}`` and returns the world (a new
+    state); it raises :class:`RejectedWorld` for an assignment its own checks refuse."""
+
+    seat: int | None
+    #: Every card to place: the cards the seat cannot locate (a card mask).
+    cards: int
+    slots: list[Slot]
+    build: Callable[[dict[Hashable, int], random.Random], GameState]
+
+
+class WorldSampler:
+    """Uniform assignments of a model's unknown cards to its slots.
+
+    ``cards`` is the mask of cards to place (every one must be allowed somewhere, and the
+    slot sizes must add up to their number)."""
+
+    def __init__(self, slots: Sequence[Slot], cards: int):
+        self.slots = list(slots)
+        self.cards = cards
+        total = sum(s.size for s in self.slots)
+        if total != cards_count(cards):
+            raise InconsistentStateError(
+                f"{cards_count(cards)} unknown cards for slots holding {total} "
+                f"({', '.join(f'{s.key}: {s.size}' for s in self.slots)})")
+        groups: dict[tuple[int, ...], list[int]] = {}
+        for card in cards_list(cards):
+            where = tuple(i for i, s in enumerate(self.slots) if s.allowed >> card & 1)
+            if not where:
+                raise InconsistentStateError(f"card {card} may lie in no slot")
+            groups.setdefault(where, []).append(card)
+        # Most constrained groups first: fewer branches early keeps the table of counts small.
+        self.groups = sorted(groups.items(), key=lambda g: (len(g[0]), -len(g[1])))
+        k = len(self.slots)
+        # room[j][i]: cards of groups j.. that slot i may take (a bound for pruning)
+        self.room = [[0] * k for _ in range(len(self.groups) + 1)]
+        for j in range(len(self.groups) - 1, -1, -1):
+            where, members = self.groups[j]
+            self.room[j] = list(self.room[j + 1])
+            for i in where:
+                self.room[j][i] += len(members)
+        self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.total = self._count(0, tuple(s.size for s in self.slots))
+        if self.total == 0:
+            raise InconsistentStateError(
+                "no placement of the unknown cards meets the constraints: "
+                + "; ".join(f"{s.key} needs {s.size} of {cards_count(s.allowed)} allowed" for s in self.slots))
+
+    def _splits(self, j: int, caps: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], int]]:
+        """(split of group j over its slots, number of ways to choose the cards) for every split
+        after which the later groups can still fill every slot exactly."""
+        where, members = self.groups[j]
+        room_next = self.room[j + 1]
+        k = len(where)
+        hi = [min(caps[i], len(members)) for i in where]
+        lo = [max(0, caps[i] - room_next[i]) for i in where]  # what later groups cannot fill
+        if any(a > b for a, b in zip(lo, hi)):
+            return
+        hi_after = [0] * (k + 1)
+        lo_after = [0] * (k + 1)
+        for pos in range(k - 1, -1, -1):
+            hi_after[pos] = hi_after[pos + 1] + hi[pos]
+            lo_after[pos] = lo_after[pos + 1] + lo[pos]
+        counts = [0] * k
+
+        def rec(pos: int, left: int, ways: int) -> Iterator[tuple[tuple[int, ...], int]]:
+            if pos == k - 1:
+                counts[pos] = left
+                yield tuple(counts), ways
+                return
+            first = max(lo[pos], left - hi_after[pos + 1])
+            last = min(hi[pos], left - lo_after[pos + 1])
+            for x in range(first, last + 1):
+                counts[pos] = x
+                yield from rec(pos + 1, left - x, ways * comb(left, x))
+        m = len(members)
+        if lo_after[0] <= m <= hi_after[0]:
+            yield from rec(0, m, 1)
+
+    def _count(self, j: int, caps: tuple[int, ...]) -> int:
+        if j == len(self.groups):
+            return 1 if not any(caps) else 0
+        key = (j, caps)
+        done = self._memo.get(key)
+        if done is not None:
+            return done
+        total = 0
+        where = self.groups[j][0]
+        for split, ways in self._splits(j, caps):
+            rest = list(caps)
+            for i, x in zip(where, split):
+                rest[i] -= x
+            sub = self._count(j + 1, tuple(rest))
+            if sub:
+                total += ways * sub
+        self._memo[key] = total
+        return total
+
+    def sample(self, rng: random.Random) -> dict[Hashable, int]:
+        """One assignment ``{slot key: card mask}``, every consistent one equally likely."""
+        caps = tuple(s.size for s in self.slots)
+        out = [0] * len(self.slots)
+        for j, (where, members) in enumerate(self.groups):
+            choices = []
+            for split, ways in self._splits(j, caps):
+                rest = list(caps)
+                for i, x in zip(where, split):
+                    rest[i] -= x
+                sub = self._count(j + 1, tuple(rest))
+                if sub:
+                    choices.append((ways * sub, split, tuple(rest)))
+            pick = rng.randrange(sum(w for w, _s, _r in choices))
+            for weight, split, rest in choices:
+                if pick < weight:
+                    break
+                pick -= weight
+            cards = list(members)
+            rng.shuffle(cards)
+            pos = 0
+            for i, x in zip(where, split):
+                for card in cards[pos:pos + x]:
+                    out[i] |= 1 << card
+                pos += x
+            caps = rest
+        return {slot.key: mask for slot, mask in zip(self.slots, out)}
+
+
+def worlds(state: GameState, seat: int | None, n: int, seed: int | None = None,
+           rng: random.Random | None = None) -> Iterator[GameState]:
+    """``n`` worlds for ``seat`` (None: the public view, every hand hidden), drawn
+    independently from one model.  ``seed`` (or ``rng``) makes the draw reproducible."""
+    if rng is None:
+        rng = random.Random(seed)
+    model = state._world_model(seat)
+    sampler = WorldSampler(model.slots, model.cards)
+    for _ in range(n):
+        yield _draw(model, sampler, rng)
+
+
+def determinize(state: GameState, seat: int | None, seed: int | None = None,
+                rng: random.Random | None = None) -> GameState:
+    """One world for ``seat``: see :func:`worlds`."""
+    return next(worlds(state, seat, 1, seed, rng))
+
+
+def _draw(model: WorldModel, sampler: WorldSampler, rng: random.Random) -> GameState:
+    last = ""
+    for _ in range(MAX_TRIES):
+        assignment = sampler.sample(rng)
+        try:
+            return model.build(assignment, rng)
+        except RejectedWorld as exc:
+            last = str(exc)
+        except CoreError as exc:          # the trick phase does not replay with these hands
+            last = f"the trick phase does not replay: {exc}"
+    raise InconsistentStateError(
+        f"no consistent world found in {MAX_TRIES} draws for seat {model.seat} (last: {last})")
