@@ -331,9 +331,12 @@ def _round_rng(seed: int, r: int) -> Rng:
 class BeimJupiterState(GameState):
     """A match of Beim Jupiter: 8 rounds, then final scores (rule 8.4)."""
 
-    def __init__(self, num_players: int, options: dict[str, Any] | None = None, seed: int = 0):
+    def __init__(self, num_players: int, options: dict[str, Any] | None = None, seed: int = 0, *,
+                 deals: dict[int, tuple[Sequence[int], int]] | None = None):
         super().__init__(num_players, options, seed)
         n = num_players
+        # Tests may fix the deal of given rounds (round -> (hands, left-over mask)); players never can.
+        self._forced_deals = dict(deals or {})
         if self.options["first_dealer"] >= n:
             raise GameConfigError(
                 f"option 'first_dealer' must be a seat 0..{n - 1} with {n} players, got {self.options['first_dealer']}")
@@ -361,9 +364,14 @@ class BeimJupiterState(GameState):
         self.t = tricks_in_round(r)
         self.start = (self.dealer + 1) % n
         self._tp = None
-        rng = _round_rng(self.seed, r)
-        pool = d.all & ~self.selected                            # rule 5.1
-        self.hands, self.leftover, _void = deal_round(rng, pool, n, r)   # rules 5.2, 5.3
+        self._round_start = len(self._actions)    # index of the round's first action in the history
+        forced = self._forced_deals.get(r)
+        if forced is None:
+            rng = _round_rng(self.seed, r)
+            pool = d.all & ~self.selected                        # rule 5.1
+            self.hands, self.leftover, _void = deal_round(rng, pool, n, r)   # rules 5.2, 5.3
+        else:
+            self.hands, self.leftover = list(forced[0]), forced[1]
         self.colour: list[int | None] = [None] * n
         self.revealed = False
         self.trump: int | None = None
@@ -543,6 +551,9 @@ class BeimJupiterState(GameState):
         slots += [Slot(("colour", q), 1, cards & d.number_mask) for q in secret_colour]
         slots.append(Slot(("leftover",), _core.cards_count(self.leftover), cards))
         choosing = [q for q in hidden if self.phase == "colour" and self.colour[q] is None]
+        actions = self._actions     # where each secret choice stands in the history (this round)
+        colour_index = {q: len(actions) - 1 - actions[::-1].index(COLOUR_BASE + cast(int, self.colour[q]))
+                        for q in secret_colour}
 
         def build(assignment: dict[Hashable, int], rng: random.Random) -> BeimJupiterState:
             for q in choosing:                                       # rule 5.3
@@ -556,14 +567,15 @@ class BeimJupiterState(GameState):
                 for q in secret_colour:
                     card = _core.cards_first(assignment["colour", q])
                     world.colour[q] = card
-                    # the hidden choice in the history: the seat's colour action of this round
-                    old = COLOUR_BASE + cast(int, self.colour[q])
-                    actions = world._actions
-                    actions[len(actions) - 1 - actions[::-1].index(old)] = COLOUR_BASE + card
+                    world._actions[colour_index[q]] = COLOUR_BASE + card    # the hidden choice
             if in_play:
                 world._world_trick_phase(new_hands)
             else:
                 world.hands = new_hands
+            played = [self._trick_phase.played(q) if in_play else 0 for q in range(n)]
+            dealt = [new_hands[q] | played[q] | (1 << c if (c := world.colour[q]) is not None else 0)
+                     for q in range(n)]
+            world._world_replay = (self._round_start, {"deals": {self.round: (dealt, world.leftover)}})
             return world
         return WorldModel(seat, cards, slots, build)
 

@@ -133,8 +133,11 @@ def describe_trick(leader: int, moves: Sequence[int], n: int) -> dict[str, Any]:
 class HattrickState(GameState):
     """A Hattrick match: ``games`` games of deal and double tricks, scored by H7."""
 
-    def __init__(self, num_players: int, options: dict[str, Any] | None = None, seed: int = 0):
+    def __init__(self, num_players: int, options: dict[str, Any] | None = None, seed: int = 0, *,
+                 deals: dict[int, Sequence[int]] | None = None):
         super().__init__(num_players, options, seed)
+        # Tests may fix the deal of given games (game -> hands); players never can.
+        self._forced_deals = dict(deals or {})
         n = num_players
         self.low, self.hand_size = SETUP[n]
         self.n_tricks = self.hand_size - 1
@@ -152,7 +155,9 @@ class HattrickState(GameState):
         self.game += 1
         self.dealer = (self.game - 2) % n
         self.leader = (self.game - 1) % n
-        hands = _deal(self.seed, self.game, self.used, n, self.hand_size)
+        forced = self._forced_deals.get(self.game)
+        hands = _deal(self.seed, self.game, self.used, n, self.hand_size) if forced is None else list(forced)
+        self._game_start = len(self._actions)     # index of the game's first action in the history
         self._emit("deal", game=self.game, dealer=self.dealer, leader=self.leader, hand_size=self.hand_size)
         for seat in range(n):
             self._emit("hand", visible_to=[seat], seat=seat, cards=DECK.names_of(hands[seat]))
@@ -233,6 +238,8 @@ class HattrickState(GameState):
             world = cast(HattrickState, self._world_base(seat, rng))
             if hidden:
                 world._world_trick_phase([assignment["hand", q] if q in hidden else hands[q] for q in range(n)])
+            tp_world = world._trick_phase
+            world._world_replay = (self._game_start, {"deals": {self.game: [tp_world.hand(q) | tp_world.played(q) for q in range(n)]}})
             return world
         return WorldModel(seat, cards, slots, build)
 

@@ -48,14 +48,16 @@ tournaments: the match also ends after this many deals, throw-ins included).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import random
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from trickcore import _core
 from trickcore._core import Rng
 from trickcore.game import TERMINAL, GameInfo, GameState, OptionSpec
 from trickcore.games import register
+from trickcore.worlds import RejectedWorld, Slot, WorldModel
 
 # ---- cards -------------------------------------------------------------------------
 SUITS = "CDHS"
@@ -115,6 +117,9 @@ CARD_NAMES: tuple[str, ...] = tuple(PLAIN_DECK.name(c) for c in range(N_CARDS))
 
 
 bits = _core.cards_list  # ascending card ids of a mask
+
+
+cards_of = _core.cards_list  # ascending card ids of a mask
 
 
 def mask_of(cards: Iterable[int]) -> int:
@@ -745,6 +750,119 @@ class KlaberjassState(GameState):
             obs["tricks_won"] = [0] * n
             obs["points_won"] = [0] * n
         return obs
+
+    # ---- worlds (docs/search.md; what a seat may know: §12) --------------------------------------
+    def _world_model(self, seat: int | None) -> WorldModel:
+        """Hidden from ``seat``: the other hands; with 2 players the face-down packets until
+        trump is fixed (the seat's own too); with 2 or 3 players the dead stack cards below the
+        top.  Known places (§12.3): the turned card; the 7 of the turned suit with the seat asked
+        to exchange it (or on the stack top after an exchange, the turned card then with him);
+        with 2 or 3 players and nobody asked, the 7 in the dead stack; the cards of declared
+        melds and the other Belle card with their holders; the duties of §7.2 (cards a seat did
+        not follow, trump or overtrump with).  A seat that declared holds no other meld (a
+        declaration shows all of a hand's melds, §5.3), which worlds are checked for."""
+        n = self.num_players
+        if self._over:
+            return WorldModel(seat, 0, [], lambda assignment, rng: cast(KlaberjassState, self._world_base(seat, rng)))
+        in_play = self.phase == "play" and self._tp_deal == self.deal_no
+        tp = self._trick_phase if in_play else None
+        hidden = [q for q in range(n) if q != seat]
+        hands = [self._hand_of(q) for q in range(n)]
+        packets = [q for q in range(n) if self._packets[q]]       # face down, even to the owner
+        dead = self._stack[1:]
+        cards = mask_of(dead)
+        for q in hidden:
+            cards |= hands[q]
+        for q in packets:
+            cards |= self._packets[q]
+        slots = [Slot(("hand", q), _core.cards_count(hands[q]),
+                      cards & ~tp.exclusions(q, cards) if tp is not None else cards) for q in hidden]
+        slots += [Slot(("packet", q), _core.cards_count(self._packets[q]), cards) for q in packets]
+        slots.append(Slot(("stack",), len(dead), cards))
+        places: dict[int, Hashable] = {}                          # card -> the one slot it lies in
+        seven = card_id(self.turned_suit, R7)
+        asked = self._queue[self._qi] if self.phase == "exchange" else (self.exchange[0] if self.exchange else None)
+        if asked is not None:
+            places[self.turned if self.exchange and self.exchange[1] else seven] = ("hand", asked)
+        elif n in (2, 3) and self.trump is not None and self.phase != "exchange" and self.turned != seven:
+            places[seven] = ("stack",)                               # nobody held it (§4.4)
+        for q, melds in self.declared.items():
+            for meld in melds:
+                for card in meld.cards:
+                    places[card] = ("hand", q)
+        if self.belle is not None:
+            q, card = self.belle
+            places[card ^ (card_id(self._trump, RK) ^ card_id(self._trump, RQ))] = ("hand", q)
+        for card, key in places.items():
+            if cards >> card & 1:
+                slots = [sl if sl.key == key else Slot(sl.key, sl.size, sl.allowed & ~(1 << card)) for sl in slots]
+        declarers = [q for q in self.declared if q != seat]
+
+        def build(assignment: dict[Hashable, int], rng: random.Random) -> KlaberjassState:
+            new_hands = [assignment["hand", q] if q != seat else hands[q] for q in range(n)]
+            held = [new_hands[q] | (tp.played(q) if tp is not None else 0) for q in range(n)]
+            for q in declarers:                                   # §5.3: every meld is shown
+                if decompose_melds(held[q]) != self.declared[q]:
+                    raise RejectedWorld(f"seat {q} would hold other melds than it declared")
+            world = cast(KlaberjassState, self._world_base(seat, rng))
+            world._packets = [assignment["packet", q] if q in packets else 0 for q in range(n)]
+            stack = cards_of(assignment["stack",])
+            rng.shuffle(stack)
+            world._stack = self._stack[:1] + stack
+            if self._melds:
+                world._melds = {q: decompose_melds(held[q]) for q in range(n)}
+            if tp is not None:
+                world._world_trick_phase(new_hands)
+                trump = self._trump
+                both = (1 << card_id(trump, RK)) | (1 << card_id(trump, RQ))
+                start = [new_hands[q] | tp.played(q) for q in range(n)]
+                holder = next((q for q in range(n) if start[q] & both == both), None)
+                if holder is not None and tp.played(holder) & both:
+                    holder = None                                  # Belle is settled
+                world._belle_holder = holder
+                world._fast = holder is None
+            else:
+                world._hands = new_hands
+            world._order = self._world_order(world, seat, held, rng)
+            world._world_replay = (self._deal_start, {"deal_orders": {self.deal_no: world._order}})
+            return world
+        return WorldModel(seat, cards, slots, build)
+
+    def _world_order(self, world: KlaberjassState, seat: int | None, held: list[int], rng: random.Random) -> list[int]:
+        """A pack order that deals the world (for its record): each hand as dealt is what its
+        seat holds or played, without what it got after the deal (the turned card, the packet,
+        the turned card of an exchange) and with what it gave (the 7)."""
+        n, lay = self.num_players, LAYOUTS[self.num_players]
+        seven = card_id(self.turned_suit, R7)
+        dealt = list(held)
+        packets = list(world._packets)
+        if n == 4 and self._turned_in_hand:
+            dealt[self.dealer] &= ~(1 << self.turned)
+        if self.exchange is not None and self.exchange[1]:
+            q = self.exchange[0]
+            dealt[q] = (dealt[q] & ~(1 << self.turned)) | (1 << seven)
+        if n == 2 and self.picked_up:
+            for k, q in enumerate(self._seats):
+                if q == seat:
+                    packets[q] = mask_of(self._order[i] for i in lay.packets[k])
+                else:
+                    packets[q] = mask_of(rng.sample(cards_of(dealt[q]), 3))
+                dealt[q] &= ~packets[q]
+        order = [-1] * N_CARDS
+        for k, q in enumerate(self._seats):
+            for pos, card in zip(lay.hands[k], cards_of(dealt[q])):
+                order[pos] = card
+            for pos, card in zip(lay.packets[k], cards_of(packets[q])):
+                order[pos] = card
+        order[lay.turned] = self.turned
+        stack = [self.turned] + world._stack[1:] if lay.stack else []
+        if self.exchange is not None and self.exchange[1]:
+            stack[0] = self.turned
+        for pos, card in zip(lay.stack, stack):
+            order[pos] = card
+        if sorted(order) != list(range(N_CARDS)):
+            raise RejectedWorld("the world's cards do not make one pack")
+        return order
 
     # ---- test support ------------------------------------------------------------------------
     def card_locations(self) -> dict[str, int]:

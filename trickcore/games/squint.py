@@ -40,14 +40,16 @@ Card texts are shared by plays, bids and single discards: ``_parse`` uses the cu
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import random
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from trickcore import _core
 from trickcore._core import Rng, TrickPhase
 from trickcore.game import TERMINAL, GameInfo, GameState, OptionSpec, competition_ranks
 from trickcore.games import register
+from trickcore.worlds import RejectedWorld, Slot, WorldModel
 
 N_PLAYERS = 5
 HAND_SIZE = 10
@@ -625,6 +627,198 @@ class SquintState(GameState):
 
     def scores(self) -> list[float]:
         return [float(t) for t in self.totals]
+
+    # ---- worlds (docs/search.md; what a seat may know: §10) --------------------------------------
+    def _world_model(self, seat: int | None) -> WorldModel:
+        """Hidden from ``seat``: the other hands, the face-down squint cards nobody took, the
+        other seats' face-down discards, the other seats' bid cards until the reveal (a card of
+        the chooser's hand, which keeps it, D-1), which squint cards another contractor took
+        and, in a Null, the passes ``seat`` neither gave nor received.
+
+        Known places: a revealed bid card was dealt to its owner, so it is in his hand, his
+        discards or (Null) passed on to a seat after him; the cards ``seat`` passed went to the
+        seats after it in the passing round; a card a seat did not follow with is not in its
+        hand.  In a Null the worlds are uniform over where the cards are now (each with one
+        passing history that leads there), not over passing histories."""
+        c = self.contract
+        tp = self._play_tp
+        in_play = tp is not None and not tp.over
+        hidden = [q for q in range(N_PLAYERS) if q != seat]
+        hands = [self._hand_now(q) for q in range(N_PLAYERS)]
+        cards = self.squint_left
+        for q in hidden:
+            cards |= hands[q] | mask(self.discards.get(q, ()))
+        null = c is not None and c.kind == "null"
+        chain = [(self.eldest + i) % N_PLAYERS for i in range(N_PLAYERS)]    # E .. D, Null passes
+        slots = [Slot(("hand", q), _core.cards_count(hands[q]),
+                      cards & ~tp.exclusions(q, cards) if in_play and tp is not None else cards) for q in hidden]
+        slots += [Slot(("discard", q), len(self.discards[q]), cards) for q in hidden if q in self.discards]
+        slots.append(Slot(("squint",), _core.cards_count(self.squint_left), cards))
+        places: dict[int, set[Hashable]] = {}          # card -> the only slots it may lie in
+
+        def downstream(q: int) -> set[Hashable]:
+            # a Null card dealt to q may have been passed on, but only as far as passing has gone
+            reach = chain[chain.index(q):max(chain.index(q), len(self.passes)) + 1]
+            return {("hand", p) for p in reach if p != seat} if null else {("hand", q)}
+        if c is not None:                                                     # revealed bid cards
+            for q, b in enumerate(self._bid_cards()):
+                if cards >> b & 1:
+                    places[b] = downstream(q) | ({("discard", q)} if q in self.discards else set())
+        if null and seat is not None:
+            for giver, _to, pair in self.passes:
+                if giver == seat:
+                    for card in pair:
+                        if cards >> card & 1:
+                            places[card] = downstream(chain[chain.index(seat) + 1])
+        for card, keys in places.items():
+            slots = [sl if sl.key in keys else Slot(sl.key, sl.size, sl.allowed & ~(1 << card)) for sl in slots]
+        secret_bids = [] if c is not None else [q for q in hidden if self.bids[q] is not None]
+
+        def build(assignment: dict[Hashable, int], rng: random.Random) -> SquintState:
+            world = cast(SquintState, self._world_base(seat, rng))
+            new_hands = [assignment["hand", q] if q != seat else hands[q] for q in range(N_PLAYERS)]
+            world.squint_left = assignment["squint",]
+            world.discards = {q: (cards_of(assignment["discard", q]) if q != seat else list(ds))
+                              for q, ds in self.discards.items()}
+            takers = iter([q for q, word in self.squint_log if word == "TAKE"])
+            for index in range(self.deal_start, len(self._actions) - 1):
+                if self._actions[index] == TAKE:            # the taker's discard follows his TAKE
+                    q = next(takers)
+                    if q != seat and q in world.discards:
+                        ds = world.discards[q]
+                        world._actions[index + 1] = (DISCARD1_BASE + ds[0] if len(ds) == 1
+                                                     else PAIR_BASE + ds[0] * 52 + ds[1])
+            world.bids = list(self.bids)
+            for q in secret_bids:                       # D-1: any card of the chooser's hand
+                card = rng.choice(cards_of(new_hands[q]))
+                world.bids[q] = card
+                world._actions[self.deal_start + (q - self.eldest) % N_PLAYERS] = BID_BASE + card
+            if null:
+                self._world_null_passes(world, seat, new_hands, tp, chain, rng)
+            else:
+                self._world_squint_taken(world, seat, new_hands, tp, rng)
+            if in_play:
+                world._world_trick_phase(new_hands)
+            else:
+                world.hands = new_hands
+            return world
+        return WorldModel(seat, cards, slots, build)
+
+    def _world_squint_taken(self, world: SquintState, seat: int | None, hands: list[int],
+                            tp: TrickPhase | None, rng: random.Random) -> None:
+        """Which squint cards another contractor took (any of his cards that was not dealt to
+        him for sure: not his bid card), and the dealt hands and pack order that follow."""
+        held = [hands[q] | (tp.played(q) if tp is not None else 0) | mask(world.discards.get(q, ()))
+                for q in range(N_PLAYERS)]
+        offer = dict(self.offer)
+        taken = 0
+        for q, cards in self.offer.items():
+            if q != seat:
+                known = 1 << self.bids[q] if self.bids[q] is not None and self.contract is not None else 0
+                pick = rng.sample(cards_of(held[q] & ~known & ~taken), len(cards))
+                offer[q] = pick
+            taken |= mask(offer[q])
+        world.offer = offer
+        dealt = [held[q] & ~mask(offer.get(q, ())) for q in range(N_PLAYERS)]
+        # the squint's two positions (d[50] bottom, d[51] top): the first Duo partner was offered
+        # the top card (§6), the second the bottom one; untaken cards fill the rest
+        if self.contract is not None and self.contract.kind == "duo":
+            top = offer[self.contract.contractors[0]] if self.contract.contractors[0] in offer else []
+            bottom = offer[self.contract.contractors[1]] if self.contract.contractors[1] in offer else []
+            rest = cards_of(world.squint_left)
+            rng.shuffle(rest)
+            squint = ((bottom or [rest.pop()])[0], (top or [rest.pop()])[0])
+        else:
+            pair = [card for q in offer for card in offer[q]] or cards_of(world.squint_left)
+            rng.shuffle(pair)
+            squint = (pair[0], pair[1])
+        self._world_pack(world, dealt, squint, rng)
+
+    def _world_null_passes(self, world: SquintState, seat: int | None, hands: list[int],
+                           tp: TrickPhase | None, chain: list[int], rng: random.Random) -> None:
+        """A passing history of a Null that leads to ``hands``: each pass ``seat`` did not see
+        carries the cards known to have crossed it (a bid card now after its owner, a card
+        ``seat`` passed now further on) and cards of the receiver's hand otherwise."""
+        held = [hands[q] | (tp.played(q) if tp is not None else 0) for q in range(N_PLAYERS)]
+        held[self.dealer] |= mask(self.null_discards or ())
+        where = {card: chain.index(q) for q in range(N_PLAYERS) for card in cards_of(held[q])}
+        origin: dict[int, int] = {}                   # card -> chain index it is known to start at
+        for q, b in enumerate(self._bid_cards()):
+            origin[b] = chain.index(q)
+        known_pass = {giver: pair for giver, _to, pair in self.passes if seat in (giver, _to)}
+        if seat is not None:
+            for card in cards_of(self.dealt[seat]):
+                origin[card] = chain.index(seat)
+            if seat == self.eldest:
+                for card in self.squint:
+                    origin[card] = 0
+            for giver, pair in known_pass.items():
+                for card in pair:
+                    origin.setdefault(card, chain.index(giver))
+        passes = []
+        crossing_all = 0
+        for i in range(len(self.passes)):
+            giver, to = chain[i], chain[i + 1]
+            crossing = {card for card, o in origin.items() if o <= i < where[card]}
+            if giver in known_pass:
+                pair = known_pass[giver]
+                if not crossing <= set(pair):
+                    raise RejectedWorld(f"cards {sorted(crossing)} would have to cross {giver}->{to}")
+            else:
+                if len(crossing) > 2:
+                    raise RejectedWorld(f"{len(crossing)} cards would have to cross {giver}->{to}")
+                fill = [card for card in cards_of(held[to]) if card not in origin and card not in crossing
+                        and not crossing_all >> card & 1]
+                if len(fill) < 2 - len(crossing):
+                    raise RejectedWorld(f"no cards to pass from {giver} to {to}")
+                a, b = sorted(list(crossing) + rng.sample(fill, 2 - len(crossing)))
+                pair = (a, b)
+                for card in pair:
+                    origin.setdefault(card, i)
+                world._actions[self._null_pass_index(i)] = PAIR_BASE + a * 52 + b
+            for card in pair:
+                crossing_all |= 1 << card
+            passes.append((giver, to, tuple(pair)))
+        world.passes = passes
+        # undo the passes: the hands as dealt, the eldest's two squint cards
+        start = list(held)
+        start[self.dealer] = held[self.dealer]
+        for giver, to, pair in reversed(passes):
+            start[to] &= ~mask(pair)
+            start[giver] |= mask(pair)
+        e = self.eldest
+        if seat == e:
+            squint = self.squint
+        else:
+            free = [card for card in cards_of(start[e]) if origin.get(card, 0) == 0 and card != self._bid_cards()[e]]
+            squint_cards = rng.sample(free, 2)
+            squint = (squint_cards[0], squint_cards[1])
+        world.offer = {e: list(squint)}
+        start[e] &= ~mask(squint)
+        self._world_pack(world, start, squint, rng)
+
+    def _null_pass_index(self, i: int) -> int:
+        """History index of the i-th pass of this deal's Null passing round."""
+        k = -1
+        for index in range(self.deal_start, len(self._actions)):
+            if self._actions[index] >= PAIR_BASE:
+                k += 1
+                if k == i:
+                    return index
+        raise AssertionError(f"pass {i} is not in the history")
+
+    def _world_pack(self, world: SquintState, dealt: list[int], squint: tuple[int, int], rng: random.Random) -> None:
+        """Dealt hands and squint as a pack order d[0..51] (§3.2), for a world's record."""
+        if sorted(_core.cards_count(h) for h in dealt) != [HAND_SIZE] * N_PLAYERS:
+            raise RejectedWorld("the dealt hands do not hold ten cards each")
+        world.squint = squint
+        world.dealt = list(dealt)
+        per = [cards_of(h) for h in dealt]
+        for cs in per:
+            rng.shuffle(cs)
+        order = [per[(self.dealer + 1 + k) % N_PLAYERS][k // N_PLAYERS] for k in range(50)]
+        world.order = order + [squint[0], squint[1]]
+        world._world_replay = (self.deal_start, {"_deal_overrides": {self.deal_no: world.order}})
 
     # ---- observation (§10) ------------------------------------------------------------------
     def _hand_now(self, seat: int) -> int:

@@ -224,8 +224,11 @@ def check_combination(options: dict[str, Any]) -> None:
 class StichelnState(GameState):
     """A Sticheln match: ``rounds`` rounds of deal, laying out, tricks, (colour choice), scoring."""
 
-    def __init__(self, num_players: int, options: dict[str, Any] | None = None, seed: int = 0):
+    def __init__(self, num_players: int, options: dict[str, Any] | None = None, seed: int = 0, *,
+                 deals: dict[int, tuple[Sequence[int], int]] | None = None):
         super().__init__(num_players, options, seed)   # GameInfo.validate refuses forbidden combinations
+        # Tests may fix the deal of given rounds (round -> (hands, aside mask)); players never can.
+        self._forced_deals = dict(deals or {})
         o = self.options
         n = num_players
         self.flags = {f: o[f] for f in FLAGS}
@@ -254,7 +257,10 @@ class StichelnState(GameState):
         self.round += 1
         self.dealer = (self.round - 2) % n
         self.leader = (self.round - 1) % n
-        hands, rest = _deal(self.seed, self.round, self.used, n, self.hand_size)
+        forced = self._forced_deals.get(self.round)
+        hands, rest = _deal(self.seed, self.round, self.used, n, self.hand_size) if forced is None else \
+            (list(forced[0]), forced[1])
+        self._round_start = len(self._actions)    # index of the round's first action in the history
         self._hands = hands                 # hands before the trick phase (layout removes cards)
         self._aside = rest
         self._laid: list[list[int]] = [[] for _ in range(n)]
@@ -503,6 +509,9 @@ class StichelnState(GameState):
                 world._world_trick_phase(new_hands)
             else:
                 world._hands = new_hands
+            played = [tp.played(q) if tp is not None else 0 for q in range(n)]
+            dealt = [new_hands[q] | played[q] | sum(1 << c for c in world._laid[q]) for q in range(n)]
+            world._world_replay = (self._round_start, {"deals": {self.round: (dealt, world._aside)}})
             return world
         return WorldModel(seat, cards, slots, build)
 
