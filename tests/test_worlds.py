@@ -20,6 +20,7 @@ against exact enumeration).
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections import Counter
 from typing import Any
@@ -28,7 +29,7 @@ import pytest
 
 from trickcore import new_game
 from trickcore.game import GameState
-from trickcore.worlds import InconsistentStateError, WorldSampler, Slot
+from trickcore.worlds import InconsistentStateError, Slot, WorldModel, WorldSampler
 
 #: (game, players, options): every game, every player count or variant that changes what is hidden.
 CASES: list[tuple[str, int, dict[str, Any]]] = [
@@ -109,3 +110,120 @@ def test_a_world_plays_to_the_end(game: str, n: int, options: dict[str, Any]) ->
             world.apply_action(rng.choice(world.legal_actions()))
         with pytest.raises(Exception, match="not the record"):
             world.to_record()
+
+
+# ---- uniformity against exact enumeration ---------------------------------------------------------
+
+def _assignments(slots: list[Slot], cards: list[int]) -> Any:
+    """Every placement of ``cards`` into the slots by size alone (allowed sets ignored)."""
+    if not slots:
+        yield {}
+        return
+    first, rest = slots[0], slots[1:]
+    for chosen in itertools.combinations(cards, first.size):
+        left = [c for c in cards if c not in chosen]
+        for tail in _assignments(rest, left):
+            yield {first.key: sum(1 << c for c in chosen), **tail}
+
+
+def _consistent(state: GameState, seat: int, world: GameState) -> bool:
+    if world.observation(seat) != state.observation(seat) or world.events_for(seat)[0] != state.events_for(seat)[0]:
+        return False
+    try:
+        return _views(_rebuild(state, world)) == _views(world)
+    except Exception:
+        return False
+
+
+def _recording(model: WorldModel, drawn: Counter[tuple[Any, ...]]) -> WorldModel:
+    """``model`` with a builder that counts each assignment it builds a world from."""
+    sized = {s.key for s in model.slots if s.size}
+
+    def build(assignment: dict[Any, int], rng: random.Random) -> GameState:
+        world = model.build(assignment, rng)
+        drawn[tuple(sorted(((k, v) for k, v in assignment.items() if k in sized), key=repr))] += 1
+        return world
+    return WorldModel(model.seat, model.cards, model.slots, build)
+
+
+def _small_positions(game: str, n: int, options: dict[str, Any], limit: int) -> list[tuple[GameState, int]]:
+    """Late positions (few unknown cards) with between 4 and ``limit`` placements by size."""
+    found: list[tuple[GameState, int]] = []
+    for seed in range(1, 40):
+        for state in _decision_points(game, n, options, seed, every=1):
+            seat = state.current_player()
+            model = state._world_model(seat)
+            sizes = [s.size for s in model.slots if s.size]
+            total, left = 1, sum(sizes)
+            for size in sizes:
+                total *= math.comb(left, size)
+                left -= size
+            if 4 <= total <= limit:
+                found.append((state, total))
+                break
+        if len(found) >= 2:
+            break
+    return found
+
+
+# Eight Sticheln hands in the fog keep every laid card hidden to the end: no small position.
+UNIFORM = [(case, name) for case, name in zip(CASES, IDS) if case[1] < 8]
+
+
+@pytest.mark.parametrize(("game", "n", "options"), [c for c, _ in UNIFORM], ids=[i for _, i in UNIFORM])
+def test_worlds_are_uniform_over_the_consistent_ones(game: str, n: int, options: dict[str, Any],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Enumerate every placement of the unknown cards by size alone; the consistent ones (the
+    world builds, the seat sees the same, the history replays) must be exactly those the sampler
+    may draw, and the draws must be uniform over them (chi-square, p > 0.001)."""
+    positions = _small_positions(game, n, options, limit=800)
+    assert positions, "no late position with few unknown cards was found"
+    for state, _total in positions:
+        seat = state.current_player()
+        model = state._world_model(seat)
+        slots = [s for s in model.slots if s.size]
+        consistent = set()
+        for assignment in _assignments(slots, [c for c in range(model.cards.bit_length()) if model.cards >> c & 1]):
+            full = {s.key: 0 for s in model.slots} | assignment
+            try:
+                world = model.build(full, random.Random(0))
+            except Exception:
+                continue
+            if _consistent(state, seat, world):
+                key = tuple(sorted(assignment.items(), key=repr))
+                assert all(full[s.key] & ~s.allowed == 0 for s in model.slots), \
+                    f"a consistent world places a card where the model forbids it: {assignment}"
+                consistent.add(key)
+        assert consistent
+        drawn: Counter[tuple[Any, ...]] = Counter()
+        monkeypatch.setattr(state, "_world_model", lambda _seat, m=model, d=drawn: _recording(m, d))
+        draws = 60 * len(consistent)
+        for _ in state.worlds(seat, draws, seed=11):
+            pass
+        assert set(drawn) <= consistent, "the sampler drew an inconsistent world"
+        expected = draws / len(consistent)
+        chi2 = sum((drawn[k] - expected) ** 2 / expected for k in consistent)
+        df = len(consistent) - 1
+        if df:
+            z = 3.09                                     # p = 0.001, Wilson-Hilferty
+            critical = df * (1 - 2 / (9 * df) + z * (2 / (9 * df)) ** 0.5) ** 3
+            assert chi2 < critical, f"chi2 {chi2:.1f} over {len(consistent)} worlds (df {df}) >= {critical:.1f}"
+
+
+# ---- inconsistent input ----------------------------------------------------------------------------
+
+def test_impossible_constraints_are_a_clear_error() -> None:
+    with pytest.raises(InconsistentStateError, match="3 unknown cards for slots holding 2"):
+        WorldSampler([Slot("a", 1, 0b111), Slot("b", 1, 0b111)], 0b111)
+    with pytest.raises(InconsistentStateError, match="card 2 may lie in no slot"):
+        WorldSampler([Slot("a", 2, 0b011), Slot("b", 1, 0b011)], 0b111)
+    with pytest.raises(InconsistentStateError, match="no placement"):   # a and b both want card 0
+        WorldSampler([Slot("a", 1, 0b001), Slot("b", 1, 0b001), Slot("c", 1, 0b111)], 0b111)
+
+
+def test_seat_argument_is_checked() -> None:
+    state = new_game("squint", 5, seed=1)
+    with pytest.raises(ValueError, match="seat 5 is not in 0..4"):
+        state.determinize(5)
+    with pytest.raises(ValueError):
+        state.worlds(-1, 3)

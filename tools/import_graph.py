@@ -10,7 +10,7 @@ functions (a lazy import is still a dependency).  The layers, top to bottom::
     runner       tournament.*
     api          trickcore (the package: re-exports the public names)
     games        trickcore.games.*, trickcore.policies.*, trickcore.bot, trickcore.bench
-    interface    trickcore.game (the one game-state interface)
+    interface    trickcore.game (the one game-state interface), trickcore.worlds (its world sampling)
     bindings     trickcore._core, trickcore._bench, trickcore.cffi_binding (over the C core)
     base         trickcore.errors, trickcore.protocol, trickcore.tables (no trickcore imports)
 
@@ -44,7 +44,7 @@ def layer_of(module: str) -> str:
     if module.startswith(("trickcore.games", "trickcore.policies")) or module in ("trickcore.bot",
                                                                                  "trickcore.bench"):
         return "games"
-    if module == "trickcore.game":
+    if module in ("trickcore.game", "trickcore.worlds"):
         return "interface"
     raise ValueError(f"{module}: no layer; add it to tools/import_graph.py")
 

@@ -18,10 +18,11 @@ except ModuleNotFoundError as exc:  # a source checkout whose extension was neve
 from trickcore.errors import CoreError, GameConfigError, IllegalActionError, TrickcoreError
 from trickcore.game import TERMINAL, GameInfo, GameState, OptionSpec
 from trickcore.games import get_game, list_games, new_game, replay
+from trickcore.worlds import InconsistentStateError
 
 __version__ = "1.0.0"
 
 __all__ = [
     "TERMINAL", "CoreError", "GameConfigError", "GameInfo", "GameState", "IllegalActionError",
-    "OptionSpec", "TrickcoreError", "core_version", "get_game", "list_games", "new_game", "replay",
+    "InconsistentStateError", "OptionSpec", "TrickcoreError", "core_version", "get_game", "list_games", "new_game", "replay",
 ]

@@ -36,13 +36,11 @@ import dataclasses
 import json
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from trickcore._core import Deck, StateCore, TrickPhase
 from trickcore.errors import GameConfigError, IllegalActionError, TrickcoreError
-
-if TYPE_CHECKING:
-    from trickcore.worlds import WorldModel
+from trickcore.worlds import WorldModel, draw_worlds
 
 TERMINAL = -1
 
@@ -223,6 +221,11 @@ class GameState(StateCore):
     ``action_to_string`` needs no state and the history is stored as ids."""
 
     info: GameInfo  # set by the subclass (class attribute)
+    # Set on sampled worlds only (trickcore.worlds): the seat a world was drawn for, and how to
+    # replay its current deal from a fresh game (first action index of the deal, constructor
+    # keywords that force the deal) — what tests use to prove a world is reachable.
+    _world_of: Seat | None
+    _world_replay: tuple[int, dict[str, Any]]
 
     def __init__(self, num_players: int, options: dict[str, Any] | None = None, seed: int = 0):
         self.info.check_players(num_players)
@@ -275,7 +278,7 @@ class GameState(StateCore):
         """Match score of every seat so far (final once terminal)."""
         raise NotImplementedError
 
-    def _world_model(self, seat: Seat | None) -> WorldModel:
+    def _world_model(self, seat: Seat | None) -> WorldModel[GameState]:
         """What is hidden from ``seat`` (None: from everyone) and how to build a world from an
         assignment of the hidden cards (trickcore.worlds); built from the seat's knowledge only."""
         raise NotImplementedError(f"{self.info.name} does not sample worlds")
@@ -358,16 +361,13 @@ class GameState(StateCore):
         public view (every hand hidden).  The world plays on like any state; its future deals
         are drawn afresh, so it tells nothing the seat could not know.  Raises
         InconsistentStateError for a state no legal game reaches."""
-        from trickcore.worlds import determinize
-        self._check_world_seat(seat)
-        return determinize(self, seat, seed)
+        return next(self.worlds(seat, 1, seed))
 
     def worlds(self, seat: Seat | None, n: int, seed: int | None = None) -> Iterator[GameState]:
         """``n`` independent worlds for ``seat`` (see ``determinize``), drawn from one set of
         constraints: cheaper per world than ``n`` calls of ``determinize``."""
-        from trickcore.worlds import worlds
         self._check_world_seat(seat)
-        return worlds(self, seat, n, seed)
+        return draw_worlds(self._world_model(seat), n, random.Random(seed))
 
     def _check_world_seat(self, seat: Seat | None) -> None:
         if seat is not None:

@@ -29,15 +29,15 @@ import dataclasses
 import random
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from math import comb
-from typing import TYPE_CHECKING, Any
+from typing import Generic, TypeVar
 
 from trickcore._core import CoreError, cards_count, cards_list
 from trickcore.errors import TrickcoreError
 
-if TYPE_CHECKING:
-    from trickcore.game import GameState
+__all__ = ["InconsistentStateError", "RejectedWorld", "Slot", "WorldModel", "WorldSampler", "draw_worlds"]
 
-__all__ = ["InconsistentStateError", "Slot", "WorldModel", "WorldSampler", "determinize", "worlds"]
+#: The state type a model builds (this module knows nothing of games: trickcore.game uses it).
+W = TypeVar("W", covariant=True)
 
 #: Draws of one world before giving up: a legal game's constraints are met within a few.
 MAX_TRIES = 2000
@@ -62,8 +62,8 @@ class Slot:
     allowed: int
 
 
-@dataclasses.dataclass
-class WorldModel:
+@dataclasses.dataclass(frozen=True)
+class WorldModel(Generic[W]):
     """What is hidden from ``seat`` in one state and how to build a world from an assignment.
 
     ``build(assignment, rng)`` gets ``{slot key: card mask}`` and returns the world (a new
@@ -73,7 +73,7 @@ class WorldModel:
     #: Every card to place: the cards the seat cannot locate (a card mask).
     cards: int
     slots: list[Slot]
-    build: Callable[[dict[Hashable, int], random.Random], GameState]
+    build: Callable[[dict[Hashable, int], random.Random], W]
 
 
 class WorldSampler:
@@ -177,10 +177,11 @@ class WorldSampler:
                 if sub:
                     choices.append((ways * sub, split, tuple(rest)))
             pick = rng.randrange(sum(w for w, _s, _r in choices))
-            for weight, split, rest in choices:
-                if pick < weight:
-                    break
-                pick -= weight
+            k = 0
+            while pick >= choices[k][0]:
+                pick -= choices[k][0]
+                k += 1
+            _weight, split, caps = choices[k]
             cards = list(members)
             rng.shuffle(cards)
             pos = 0
@@ -188,29 +189,20 @@ class WorldSampler:
                 for card in cards[pos:pos + x]:
                     out[i] |= 1 << card
                 pos += x
-            caps = rest
         return {slot.key: mask for slot, mask in zip(self.slots, out)}
 
 
-def worlds(state: GameState, seat: int | None, n: int, seed: int | None = None,
-           rng: random.Random | None = None) -> Iterator[GameState]:
-    """``n`` worlds for ``seat`` (None: the public view, every hand hidden), drawn
-    independently from one model.  ``seed`` (or ``rng``) makes the draw reproducible."""
-    if rng is None:
-        rng = random.Random(seed)
-    model = state._world_model(seat)
+V = TypeVar("V")
+
+
+def draw_worlds(model: WorldModel[V], n: int, rng: random.Random) -> Iterator[V]:
+    """``n`` worlds drawn independently from one model (``GameState.worlds``).  The sampler is
+    built before the first draw, so an inconsistent model raises at once."""
     sampler = WorldSampler(model.slots, model.cards)
-    for _ in range(n):
-        yield _draw(model, sampler, rng)
+    return (_draw(model, sampler, rng) for _ in range(n))
 
 
-def determinize(state: GameState, seat: int | None, seed: int | None = None,
-                rng: random.Random | None = None) -> GameState:
-    """One world for ``seat``: see :func:`worlds`."""
-    return next(worlds(state, seat, 1, seed, rng))
-
-
-def _draw(model: WorldModel, sampler: WorldSampler, rng: random.Random) -> GameState:
+def _draw(model: WorldModel[V], sampler: WorldSampler, rng: random.Random) -> V:
     last = ""
     for _ in range(MAX_TRIES):
         assignment = sampler.sample(rng)

@@ -530,7 +530,7 @@ class BeimJupiterState(GameState):
         return [float(sum(vals[c] for c in cards)) for cards in self.victory]
 
     # ---- worlds (docs/search.md; what a seat may know: §11) -------------------------------------
-    def _world_model(self, seat: int | None) -> WorldModel:
+    def _world_model(self, seat: int | None) -> WorldModel[BeimJupiterState]:
         """Hidden from ``seat``: the other hands, the other seats' colour cards until the reveal
         (each a number card, rule 5.4) and the left-over cards (A-32).  A seat still to choose
         its colour card holds a number card (rule 5.3: its hand was not void)."""

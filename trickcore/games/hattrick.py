@@ -220,7 +220,7 @@ class HattrickState(GameState):
     def scores(self) -> list[float]:
         return [float(t) for t in self.totals]
 
-    def _world_model(self, seat: int | None) -> WorldModel:
+    def _world_model(self, seat: int | None) -> WorldModel[HattrickState]:
         """Hidden from ``seat``: the other hands (everything is dealt, §7.2); every card is
         always playable (H3), so no play excludes a card.  After a game's last double trick
         the last cards are shown: nothing is hidden."""
@@ -239,7 +239,8 @@ class HattrickState(GameState):
             if hidden:
                 world._world_trick_phase([assignment["hand", q] if q in hidden else hands[q] for q in range(n)])
             tp_world = world._trick_phase
-            world._world_replay = (self._game_start, {"deals": {self.game: [tp_world.hand(q) | tp_world.played(q) for q in range(n)]}})
+            dealt = [tp_world.hand(q) | tp_world.played(q) for q in range(n)]
+            world._world_replay = (self._game_start, {"deals": {self.game: dealt}})
             return world
         return WorldModel(seat, cards, slots, build)
 

@@ -752,7 +752,7 @@ class KlaberjassState(GameState):
         return obs
 
     # ---- worlds (docs/search.md; what a seat may know: §12) --------------------------------------
-    def _world_model(self, seat: int | None) -> WorldModel:
+    def _world_model(self, seat: int | None) -> WorldModel[KlaberjassState]:
         """Hidden from ``seat``: the other hands; with 2 players the face-down packets until
         trump is fixed (the seat's own too); with 2 or 3 players the dead stack cards below the
         top.  Known places (§12.3): the turned card; the 7 of the turned suit with the seat asked

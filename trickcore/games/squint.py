@@ -629,7 +629,7 @@ class SquintState(GameState):
         return [float(t) for t in self.totals]
 
     # ---- worlds (docs/search.md; what a seat may know: §10) --------------------------------------
-    def _world_model(self, seat: int | None) -> WorldModel:
+    def _world_model(self, seat: int | None) -> WorldModel[SquintState]:
         """Hidden from ``seat``: the other hands, the face-down squint cards nobody took, the
         other seats' face-down discards, the other seats' bid cards until the reveal (a card of
         the chooser's hand, which keeps it, D-1), which squint cards another contractor took
@@ -714,7 +714,8 @@ class SquintState(GameState):
         taken = 0
         for q, cards in self.offer.items():
             if q != seat:
-                known = 1 << self.bids[q] if self.bids[q] is not None and self.contract is not None else 0
+                bid = self.bids[q]
+                known = 1 << bid if bid is not None and self.contract is not None else 0
                 pick = rng.sample(cards_of(held[q] & ~known & ~taken), len(cards))
                 offer[q] = pick
             taken |= mask(offer[q])
@@ -778,7 +779,7 @@ class SquintState(GameState):
                 world._actions[self._null_pass_index(i)] = PAIR_BASE + a * 52 + b
             for card in pair:
                 crossing_all |= 1 << card
-            passes.append((giver, to, tuple(pair)))
+            passes.append((giver, to, pair))
         world.passes = passes
         # undo the passes: the hands as dealt, the eldest's two squint cards
         start = list(held)

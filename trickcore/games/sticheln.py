@@ -451,7 +451,7 @@ class StichelnState(GameState):
 
     # ---- information (§7) ---------------------------------------------------------------
     # ---- worlds (docs/search.md; what a seat may know: §7.1) ---------------------------------
-    def _world_model(self, seat: int | None) -> WorldModel:
+    def _world_model(self, seat: int | None) -> WorldModel[StichelnState]:
         """Hidden from ``seat``: the other hands, the aside cards (D-10), the other seats'
         laid-out cards until they are revealed (at once, or with ``nebel`` at round end, D-25)
         and, in ``verspaetet``, the colour choices of the seats that have chosen before all
