@@ -278,6 +278,11 @@ class GameState(StateCore):
         """Match score of every seat so far (final once terminal)."""
         raise NotImplementedError
 
+    def deal_number(self) -> int:
+        """A number that changes exactly when a deal (round, game of a match) ends and the next
+        begins: what search uses to play a world to the end of the current deal."""
+        raise NotImplementedError
+
     def _world_model(self, seat: Seat | None) -> WorldModel[GameState]:
         """What is hidden from ``seat`` (None: from everyone) and how to build a world from an
         assignment of the hidden cards (trickcore.worlds); built from the seat's knowledge only."""

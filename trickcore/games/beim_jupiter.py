@@ -525,6 +525,9 @@ class BeimJupiterState(GameState):
     def _is_terminal(self) -> bool:
         return self.phase == "over"
 
+    def deal_number(self) -> int:
+        return self.round
+
     def scores(self) -> list[float]:
         vals = self.info_deck.value
         return [float(sum(vals[c] for c in cards)) for cards in self.victory]

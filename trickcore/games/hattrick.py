@@ -217,6 +217,9 @@ class HattrickState(GameState):
     def _is_terminal(self) -> bool:
         return self._over
 
+    def deal_number(self) -> int:
+        return self.game
+
     def scores(self) -> list[float]:
         return [float(t) for t in self.totals]
 

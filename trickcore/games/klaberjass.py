@@ -685,6 +685,9 @@ class KlaberjassState(GameState):
                 self._fast = True
 
     # ---- information ---------------------------------------------------------------------------
+    def deal_number(self) -> int:
+        return self.deal_no
+
     def scores(self) -> list[float]:
         n = self.num_players
         return [float(self.dice[side_of(n, s)]) for s in range(n)]

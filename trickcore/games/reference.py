@@ -62,6 +62,9 @@ class ReferenceState(GameState):
     def _is_terminal(self) -> bool:
         return self._tricks is not None
 
+    def deal_number(self) -> int:
+        return 1           # one deal per game
+
     def scores(self) -> list[float]:
         return [float(t) for t in (self._tricks if self._tricks is not None else self._trick_phase.tricks_won())]
 

@@ -625,6 +625,9 @@ class SquintState(GameState):
     def _is_terminal(self) -> bool:
         return self._over
 
+    def deal_number(self) -> int:
+        return self.deal_no
+
     def scores(self) -> list[float]:
         return [float(t) for t in self.totals]
 

@@ -446,6 +446,9 @@ class StichelnState(GameState):
     def _is_terminal(self) -> bool:
         return self._phase == "over"
 
+    def deal_number(self) -> int:
+        return self.round
+
     def scores(self) -> list[float]:
         return [float(t) for t in self.totals]
 

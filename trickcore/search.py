@@ -1,0 +1,100 @@
+"""Perfect-information Monte Carlo (PIMC) search over sampled worlds, for any game.
+
+At a decision of ``seat``: draw a world (``GameState.determinize``: every card the seat cannot
+see placed, uniformly among the placements consistent with what it knows), play each legal
+option in it, and play on with random moves to the end of the deal; an option's value is the
+seat's score gain over the deal minus the mean gain of the other sides.  Repeat with fresh
+worlds until the time budget is spent and choose the option with the best mean value.  Every
+decision kind (bids, colour cards, trump choice, contracts, discards, card play) is searched the
+same way, through the game interface.
+
+The search never reads the true state's hidden cards: it reads the state only through
+``worlds``, which depend on the seat's knowledge alone (tests/test_worlds.py), and through the
+legal options, which the seat sees.  docs/search.md has the figures and an example bot.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections.abc import Sequence
+
+from trickcore.game import GameState
+
+__all__ = ["SearchResult", "deal_value", "search"]
+
+
+@dataclasses.dataclass
+class SearchResult:
+    """What one search found: the chosen action and, per legal action, the mean value and the
+    number of rollouts behind it."""
+
+    action: int
+    values: dict[int, float]
+    rollouts: dict[int, int]
+    worlds: int
+    elapsed_ms: float
+
+    @property
+    def total_rollouts(self) -> int:
+        return sum(self.rollouts.values())
+
+
+def deal_value(before: Sequence[float], after: Sequence[float], seat: int,
+               teams: Sequence[Sequence[int]] | None) -> float:
+    """The seat's gain over the deal minus the mean gain of the other sides (a side is a team
+    where the game has teams, else a seat): what a player of a multi-player game maximises."""
+    gain = [a - b for a, b in zip(after, before)]
+    sides = [list(t) for t in teams] if teams else [[q] for q in range(len(gain))]
+    mine = next(side for side in sides if seat in side)
+    others = [side for side in sides if side is not mine]
+    if not others:
+        return gain[seat]
+    return gain[seat] - sum(gain[side[0]] for side in others) / len(others)
+
+
+def _rollout(world: GameState, deal: int, rng: random.Random) -> GameState:
+    """Random play from ``world`` (modified in place) to the end of deal number ``deal``."""
+    choice, legal, apply, deal_of = rng.choice, world.legal_actions, world.apply_action, world.deal_number
+    while deal_of() == deal and not world.is_terminal():
+        apply(choice(legal()))
+    return world
+
+
+def search(state: GameState, seat: int, rng: random.Random, budget_ms: float,
+           max_worlds: int = 10_000, rollouts_per_world: int = 1) -> SearchResult:
+    """PIMC at ``state``'s current decision for ``seat`` (the seat to move).
+
+    Worlds are drawn one at a time and every legal action gets ``rollouts_per_world`` random
+    rollouts in each, until ``budget_ms`` has passed (at least one world is always searched) or
+    ``max_worlds`` worlds are done.  With one legal action the search returns at once."""
+    start = time.perf_counter()
+    legal = list(state.legal_actions())
+    if state.current_player() != seat:
+        raise ValueError(f"seat {seat} is not to move (seat {state.current_player()} is)")
+    totals = dict.fromkeys(legal, 0.0)
+    counts = dict.fromkeys(legal, 0)
+    if len(legal) == 1:
+        return SearchResult(legal[0], totals, counts, 0, 0.0)
+    deal = state.deal_number()
+    teams = state.info.teams(state.num_players) if state.info.teams is not None else None
+    deadline = start + budget_ms / 1000
+    worlds = 0
+    while worlds < max_worlds:
+        world = state.determinize(seat, rng.getrandbits(64))
+        before = world.scores()
+        for action in legal:
+            for _ in range(rollouts_per_world):
+                trial = world.clone()
+                trial.apply_action(action)
+                _rollout(trial, deal, rng)
+                totals[action] += deal_value(before, trial.scores(), seat, teams)
+                counts[action] += 1
+        worlds += 1
+        if time.perf_counter() >= deadline:
+            break
+    values = {a: totals[a] / counts[a] for a in legal}
+    best = max(values.values())
+    chosen = rng.choice([a for a in legal if values[a] == best])
+    return SearchResult(chosen, values, counts, worlds, (time.perf_counter() - start) * 1000)
