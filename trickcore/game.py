@@ -359,20 +359,28 @@ class GameState(StateCore):
         return self._tp is not None and self._fast and not self._tp.over
 
     # ---- worlds (trickcore.worlds, docs/search.md) ------------------------------------
-    def determinize(self, seat: Seat | None, seed: int | None = None) -> GameState:
+    def determinize(self, seat: Seat | None, seed: int | None = None,
+                    require: Mapping[int, Hashable] | None = None) -> GameState:
         """A world: a complete state that agrees with everything ``seat`` knows (its
         observation and the public history), with every card it cannot see placed and every
         hidden choice made, uniformly among all such worlds.  ``seat=None`` samples from the
         public view (every hand hidden).  The world plays on like any state; its future deals
         are drawn afresh, so it tells nothing the seat could not know.  Raises
         InconsistentStateError for a state no legal game reaches."""
-        return next(self.worlds(seat, 1, seed))
+        return next(self.worlds(seat, 1, seed, require))
 
-    def worlds(self, seat: Seat | None, n: int, seed: int | None = None) -> Iterator[GameState]:
+    def worlds(self, seat: Seat | None, n: int, seed: int | None = None,
+               require: Mapping[int, Hashable] | None = None) -> Iterator[GameState]:
         """``n`` independent worlds for ``seat`` (see ``determinize``), drawn from one set of
-        constraints: cheaper per world than ``n`` calls of ``determinize``."""
+        constraints: cheaper per world than ``n`` calls of ``determinize``.  ``require`` maps
+        cards to the seat that must hold them (in hand or in a secret choice) or to the key of
+        the slot they lie in (``("laid", 2)``; trickcore.worlds): knowledge from outside the
+        state, as when a bot rebuilds a state from its events (trickcore.mirror)."""
         self._check_world_seat(seat)
-        return draw_worlds(self._world_model(seat), n, random.Random(seed))
+        model = self._world_model(seat)
+        if require:
+            model = model.requiring(require)
+        return draw_worlds(model, n, random.Random(seed))
 
     def _check_world_seat(self, seat: Seat | None) -> None:
         if seat is not None:

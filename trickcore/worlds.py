@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from math import comb
 from typing import Generic, TypeVar
 
@@ -74,6 +74,29 @@ class WorldModel(Generic[W]):
     cards: int
     slots: list[Slot]
     build: Callable[[dict[Hashable, int], random.Random], W]
+
+    def requiring(self, holders: Mapping[int, Hashable]) -> WorldModel[W]:
+        """The same model with requirements card -> place: each card that is still unknown lies
+        in the slot with that key, or, for a seat number, in one of that seat's slots (a key
+        ``(kind, seat)``: its hand, its secret choice...).  For a caller who has learnt more
+        than the state says, e.g. a bot rebuilding a state from the events it was sent
+        (trickcore.mirror).  A slot key the model does not have yet (a choice still to be
+        made) stands for its seat: the card is still in that seat's hand."""
+        slots = list(self.slots)
+        keys = {s.key for s in slots}
+        for card, place in holders.items():
+            if place not in keys and _owner(place) is not None:
+                place = _owner(place)
+            if self.cards >> card & 1:
+                bit = 1 << card
+                slots = [s if s.key == place or (isinstance(place, int) and _owner(s.key) == place)
+                         else Slot(s.key, s.size, s.allowed & ~bit) for s in slots]
+        return WorldModel(self.seat, self.cards, slots, self.build)
+
+
+def _owner(key: Hashable) -> int | None:
+    """The seat a slot belongs to: slot keys are ``(kind, seat)`` or ``(kind,)``."""
+    return key[1] if isinstance(key, tuple) and len(key) == 2 and isinstance(key[1], int) else None
 
 
 class WorldSampler:

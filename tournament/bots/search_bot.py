@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""The search bot: perfect-information Monte Carlo over sampled worlds (trickcore.search).
+
+It keeps its own copy of the game, rebuilt from the events its seat is sent
+(trickcore.mirror: nothing but what the seat may see), and at each decision searches it: worlds
+drawn uniformly from what the seat knows, every legal option played in each and the deal played
+out at random, the option with the best mean deal result chosen.  Bids, colour cards, layouts
+and card play are all searched the same way.
+
+Options: ``fraction`` of the decision time to spend (the rest covers the protocol and the
+rebuild), ``max_worlds`` per decision, ``seed``.  With a game budget (``game_ms``) it spends at
+most the game time left divided by a guess of the decisions left.
+
+Beim Jupiter, Sticheln (every variant) and Hattrick are followed from events; for a game the
+mirror cannot follow (Klaberjass, Squint) or an event stream it cannot reproduce, the bot plays
+the game's heuristic policy for that decision and says so on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+try:
+    from trickcore.bot import Bot, Option, run
+except ModuleNotFoundError:
+    if __package__ not in (None, ""):
+        raise
+    sys.path.append(str(Path(__file__).resolve().parents[2]))
+    from trickcore.bot import Bot, Option, run
+
+from trickcore.mirror import Mirror, MirrorError
+from trickcore.search import search
+
+sys.path.append(str(Path(__file__).resolve().parent))
+from heuristic_bot import load_policy  # noqa: E402  (the bundled bots' own directory)
+
+#: Games whose events the mirror follows (trickcore.mirror).
+FOLLOWED = ("beim-jupiter", "sticheln", "hattrick")
+
+
+class SearchBot(Bot):
+    name = "search"
+    author = "trickcore"
+    declared_options = (Option("fraction", "float", 0.6, 0.05, 0.95),
+                        Option("max_worlds", "int", 100_000, 1, 10_000_000),
+                        Option("seed", "int", 0, 0, 2**32 - 1))
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.mirror: Mirror | None = None
+        self.fallback = None
+        self.rng = random.Random(0)
+        self.decisions = 0
+
+    def new_game(self, game: dict) -> None:
+        super().new_game(game)
+        name, seat = game["game"], game["seat"]
+        self.rng = random.Random(f"{self.options['seed']}:{seat}")
+        self.mirror = Mirror(name, game["players"], game.get("options"), seat,
+                             seed=self.rng.getrandbits(32)) if name in FOLLOWED else None
+        self.fallback = load_policy(name)
+        self.decisions = 0
+        if self.mirror is None:
+            print(f"search: cannot follow {name} from its events; playing its heuristic policy", file=sys.stderr)
+
+    def event(self, event: dict) -> None:
+        if self.mirror is not None:
+            self.mirror.feed(event)
+
+    def choose(self, view: dict, legal: list[str], request: dict) -> str:
+        start = time.perf_counter()
+        self.decisions += 1
+        seat = self.game["seat"]
+        if self.mirror is not None and len(legal) > 1:
+            try:
+                state = self.mirror.sync()
+                if json.loads(json.dumps(state.observation(seat))) != view:
+                    raise MirrorError("the rebuilt state does not show the view the referee sent")
+            except MirrorError as exc:
+                print(f"search: {exc}; heuristic move", file=sys.stderr)
+                self.mirror = None
+            else:
+                budget = self._budget_ms(request) - (time.perf_counter() - start) * 1000
+                result = search(state, seat, self.rng, max(budget, 1.0), max_worlds=self.options["max_worlds"])
+                print(f"search: {result.worlds} worlds, {result.total_rollouts} rollouts, "
+                      f"{result.elapsed_ms:.0f} ms", file=sys.stderr)
+                return state.action_to_string(result.action)
+        if self.fallback is not None and len(legal) > 1:
+            return str(self.fallback(view, legal, self.rng))
+        return legal[0]
+
+    def _budget_ms(self, request: dict) -> float:
+        clock = request.get("time", {})
+        budget = float(clock.get("decision_ms") or 1000.0) * self.options["fraction"]
+        left = clock.get("game_left_ms")
+        if left:                                   # spread the game's time over the decisions
+            budget = min(budget, float(left) * self.options["fraction"] / 40)
+        return budget
+
+
+if __name__ == "__main__":
+    run(SearchBot())
