@@ -9,7 +9,8 @@ functions (a lazy import is still a dependency).  The layers, top to bottom::
     cli          trickcore.cli (finds the runner's commands through an entry-point group)
     runner       tournament.*
     api          trickcore (the package: re-exports the public names)
-    games        trickcore.games.*, trickcore.policies.*, trickcore.bot, trickcore.bench
+    games        trickcore.games.*, trickcore.policies.*, trickcore.bot, trickcore.bench,
+                 trickcore.search, trickcore.mirror (search and bots over the games)
     interface    trickcore.game (the one game-state interface), trickcore.worlds (its world sampling)
     bindings     trickcore._core, trickcore._bench, trickcore.cffi_binding (over the C core)
     base         trickcore.errors, trickcore.protocol, trickcore.tables (no trickcore imports)
@@ -41,8 +42,8 @@ def layer_of(module: str) -> str:
         return "base"
     if module in ("trickcore._core", "trickcore._bench", "trickcore._ccore", "trickcore.cffi_binding"):
         return "bindings"
-    if module.startswith(("trickcore.games", "trickcore.policies")) or module in ("trickcore.bot",
-                                                                                 "trickcore.bench"):
+    if module.startswith(("trickcore.games", "trickcore.policies")) or module in (
+            "trickcore.bot", "trickcore.bench", "trickcore.search", "trickcore.mirror"):
         return "games"
     if module in ("trickcore.game", "trickcore.worlds"):
         return "interface"

@@ -5,6 +5,7 @@
 * ``trickcore match GAME BOT_CMD... [--players N] ...`` -- an ad-hoc match without a TOML file
 * ``trickcore compliance [--game G] -- BOT_CMD...``   -- check a bot against the protocol
 * ``trickcore replay RESULTS.jsonl [--job ID] [--seat N]`` -- show a recorded game
+* ``trickcore margin RUN_DIR BOT...`` -- BOT's score margin over the others per deal, 95% interval
 
 Exit codes: 0 success, 1 runner errors or bot non-compliance, 2 bad config or usage,
 130 interrupted (every finished game is recorded; ``--resume`` continues).
@@ -434,8 +435,32 @@ def demo_standings_command(configs_dir, games, deals, out):
 
 
 #: What the ``trickcore.commands`` entry point adds to the ``trickcore`` command.
+@click.command("margin")
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.argument("bots", nargs=-1, required=True, metavar="BOT...")
+def margin_command(run_dir, bots):
+    """How far BOT scored above the other bots at its table, per deal, with a 95% interval
+    (from RUN_DIR/deals.json of a duplicate or gauntlet run).  Several BOTs (partners) are
+    taken together: their mean against the mean of the rest."""
+    from tournament.ratings import margin
+
+    path = Path(run_dir) / "deals.json"
+    if not path.exists():
+        raise click.BadParameter(f"{path} does not exist (is {run_dir} a tournament's output directory?)",
+                                 param_hint="RUN_DIR")
+    try:
+        result = margin(json.loads(path.read_text(encoding="utf-8"))["deals"], bots)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="BOT") from None
+    interval = f" ± {result.ci95:.2f} (95%)" if result.ci95 is not None else " (one deal: no interval)"
+    verdict = ("the interval excludes zero" if result.excludes_zero
+               else "the interval includes zero" if result.ci95 is not None else "")
+    click.echo(f"{result.bot}: {result.mean:+.2f}{interval} per game above the mean of the others, over "
+               f"{result.groups} deals{'; ' + verdict if verdict else ''}")
+
+
 COMMANDS = (tournament_command, match_command, compliance_command, replay_command, bench_runner_command,
-            demo_standings_command)
+            demo_standings_command, margin_command)
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ import collections
 import dataclasses
 import math
 import statistics
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from openskill.models import PlackettLuce
 
@@ -214,3 +214,42 @@ def deal_rows(config: TournamentConfig, records: Iterable[dict]) -> list[dict]:
         rows.append({"table": row["table"], "deal": row["deal"], "seed": row["seed"], "games": row["games"],
                      "mean_scores": {b: statistics.fmean(v) for b, v in sorted(row["scores"].items())}})
     return rows
+
+
+@dataclasses.dataclass
+class Margin:
+    """How far one bot's mean score per deal lies above the mean of the others at its table:
+    the mean over deal groups of that per-deal difference, with a 95% interval (Student t over
+    the groups: a duplicate deal's games share their cards, so each group is one sample)."""
+
+    bot: str
+    mean: float
+    ci95: float | None
+    groups: int
+
+    @property
+    def excludes_zero(self) -> bool:
+        return self.ci95 is not None and abs(self.mean) > self.ci95
+
+
+def margin(deals: list[dict], bot: str | Sequence[str]) -> Margin:
+    """``Margin`` of ``bot`` (or of several bots together: partners, or copies of one program)
+    from the per-deal rows of ``deals.json`` (``mean_scores`` per bot)."""
+    side = [bot] if isinstance(bot, str) else list(bot)
+    diffs = []
+    for row in deals:
+        scores = row["mean_scores"]
+        if not all(name in scores for name in side):
+            continue
+        ours = [scores[name] for name in side]
+        others = [v for name, v in scores.items() if name not in side]
+        if others:
+            diffs.append(sum(ours) / len(ours) - sum(others) / len(others))
+    bot = " + ".join(side)
+    if not diffs:
+        raise ValueError(f"bot {bot!r} played no deal with others")
+    mean = sum(diffs) / len(diffs)
+    if len(diffs) < 2:
+        return Margin(bot, mean, None, len(diffs))
+    var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+    return Margin(bot, mean, t95(len(diffs) - 1) * math.sqrt(var / len(diffs)), len(diffs))

@@ -24,5 +24,6 @@ __version__ = "1.0.0"
 
 __all__ = [
     "TERMINAL", "CoreError", "GameConfigError", "GameInfo", "GameState", "IllegalActionError",
-    "InconsistentStateError", "OptionSpec", "TrickcoreError", "core_version", "get_game", "list_games", "new_game", "replay",
+    "InconsistentStateError", "OptionSpec", "TrickcoreError", "core_version", "get_game", "list_games",
+    "new_game", "replay",
 ]

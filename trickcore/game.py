@@ -35,7 +35,7 @@ import copy
 import dataclasses
 import json
 import random
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
 from trickcore._core import Deck, StateCore, TrickPhase

@@ -30,6 +30,7 @@ from trickcore._core import Deck
 from trickcore.errors import TrickcoreError
 from trickcore.game import Event, GameState
 from trickcore.games import new_game
+from trickcore.worlds import InconsistentStateError
 
 __all__ = ["Mirror", "MirrorError"]
 
@@ -47,8 +48,8 @@ def _deck(state: GameState) -> Deck:
     if info_deck is not None:
         return info_deck.deck                              # type: ignore[no-any-return]
     module = sys.modules[type(state).__module__]
-    if hasattr(module, "DECKS"):                           # Klaberjass: one deck per player count
-        return module.DECKS[state.num_players]             # type: ignore[no-any-return]
+    if hasattr(module, "DECKS"):                           # Klaberjass: one deck per trump suit, same names
+        return module.DECKS[0]                             # type: ignore[no-any-return]
     return module.DECK                                     # type: ignore[no-any-return]
 
 
@@ -62,19 +63,41 @@ def _cards(deck: Deck, texts: Any) -> Iterator[int]:
 
 
 def _holdings(event: Event, deck: Deck, seat: int) -> Iterator[tuple[int, Hashable]]:
-    """(card, seat holding it) pairs an event shows: a card played or laid out, a revealed
-    colour card or laid-out card, the last cards shown, the seat's own new hand."""
+    """(card, where it lies) pairs an event shows: a seat number (in that seat's hand or secret
+    choice) or a slot key of the game's world model (trickcore.worlds).  A card played, laid out,
+    declared, exchanged or passed was its seat's; a revealed colour card, laid-out card or bid
+    card is that seat's choice; the last cards shown, the seat's own new hand; the squint cards
+    a Squint eldest picks up lay in the squint."""
     kind = event.get("type")
-    if kind in ("play", "layout", "hand", "deal", "colour", "bid") and "seat" in event:
-        texts = event.get("card", event.get("cards", []))
-        if kind == "bid" and "card" not in event:
-            return
-        for card in _cards(deck, texts):
+    if kind == "squint_cards":
+        for card in _cards(deck, event.get("cards", [])):
+            yield card, ("squint",)
+    elif kind in ("hand", "deal", "packet") and event.get("seat") == seat and "cards" in event:
+        # the seat's own new hand (or Klaberjass packet): exactly there
+        for card in _cards(deck, event["cards"]):
+            yield card, ("packet" if kind == "packet" else "hand", seat)
+    elif kind in ("play", "pass_cards") and "seat" in event:          # from the hand
+        for card in _cards(deck, event.get("card", event.get("cards", []))):
+            yield card, ("hand", event["seat"])
+    elif kind in ("layout", "hand", "deal", "colour", "bid") and "seat" in event:
+        if "card" in event or "cards" in event:
+            for card in _cards(deck, event.get("card", event.get("cards", []))):
+                yield card, event["seat"]
+    elif kind == "meld" and event.get("declared"):                      # Klaberjass
+        for meld in event.get("melds", []):
+            for card in _cards(deck, meld.get("cards", [])):
+                yield card, ("hand", event["seat"])
+    elif kind == "exchange" and event.get("exchanged") and "seven" in event:
+        for card in _cards(deck, event["seven"]):
             yield card, event["seat"]
     elif kind == "reveal" and isinstance(event.get("cards"), list):    # Beim Jupiter colour cards
         for q, text in enumerate(event["cards"]):
             for card in _cards(deck, text):
                 yield card, ("colour", q) if q != seat else q
+    elif kind == "reveal" and isinstance(event.get("bids"), list):     # Squint bid cards
+        for q, text in enumerate(event["bids"]):
+            for card in _cards(deck, text):
+                yield card, q
     elif kind == "reveal" and isinstance(event.get("laid_out"), dict):  # Sticheln laid-out cards
         for q, texts in event["laid_out"].items():
             for card in _cards(deck, texts):
@@ -83,6 +106,12 @@ def _holdings(event: Event, deck: Deck, seat: int) -> Iterator[tuple[int, Hashab
         for q, texts in enumerate(event["cards"]):
             for card in _cards(deck, texts):
                 yield card, q
+
+
+def _place_owner(place: Hashable) -> int | None:
+    if isinstance(place, int):
+        return place
+    return place[1] if isinstance(place, tuple) and len(place) == 2 and isinstance(place[1], int) else None
 
 
 def _is_new_hand(event: Event, seat: int) -> bool:
@@ -98,7 +127,7 @@ def _deal_opener(events: list[Event]) -> int | None:
 
 
 def _without_cards(event: Event) -> Event:
-    return {k: v for k, v in event.items() if k not in ("cards", "card", "turned")}
+    return {k: v for k, v in event.items() if k not in ("cards", "card")}
 
 
 def _common_prefix(a: list[Event], b: list[Event]) -> int:
@@ -125,24 +154,35 @@ class Mirror:
         self._seen = 0                         # events of the mirror already matched
         self._pending: list[Event] = []        # events sent but not yet reproduced
         self._started = False
+        # the current deal as first dealt to the mirror, and the events matched since: a
+        # hidden choice that later events contradict is redone from there (_resync)
+        self._deal_state = self.state
+        self._deal_events: list[Event] = []
+        self._resyncs = 0
+        self._to_move = True
 
     def feed(self, event: Event) -> None:
         """One event the seat was sent."""
         self._pending.append(event)
 
-    def sync(self) -> GameState:
-        """Advance the mirror through every pending event; the synced state."""
+    def sync(self, to_move: bool = True) -> GameState:
+        """Advance the mirror through every pending event; the synced state.  With ``to_move``
+        (the seat was asked for a decision) the state is one where the seat is to move: a
+        decision of another seat that the referee never asked (a Klaberjass exchange when no
+        seat held the seven) is a sign of hidden cards to place differently."""
+        self._to_move = to_move
         if not self._started:
             first, after = self.state.events_for(self.seat, 0)
             if len(self._pending) < len(first):
                 return self.state
             self._started = True
             self._first_deal(len(first))
+        self._resyncs = 0
         while self._pending:
             if self.state.is_terminal():
                 raise MirrorError(f"events after the end of the game: {self._pending[:3]}")
-            if not self._try_actions():
-                self._redraw_until(self._try_actions)
+            if not self._try_actions() and not self._redraw_until(self._try_actions):
+                self._resync()
         return self.state
 
     def _first_deal(self, n: int) -> None:
@@ -150,11 +190,12 @@ class Mirror:
         ones but for the cards (the first dealer is drawn from the seed in some games)."""
         game, players, options, seed = self._game
         sent = [_without_cards(e) for e in self._pending[:n]]
-        for k in range(1000):
+        for k in range(MAX_REDRAWS * 50):
             state = new_game(game, players, options, seed=seed + k)
             first = state.events_for(self.seat, 0)[0]
             if [_without_cards(e) for e in first] == sent:
-                self._deal(state, 0, n)
+                self._deal_hand(state, self._pending[:n])
+                del self._pending[:n]
                 return
         raise MirrorError(f"no game of {game} begins with the events {self._pending[:n]}")
 
@@ -168,33 +209,86 @@ class Mirror:
             events, after = trial.events_for(s, self._seen)
             n = len(events)
             if pending[:n] == events:
-                exact.append((trial, after, n))
+                if n == len(pending) and self._to_move and not trial.is_terminal() and \
+                        trial.current_player() != s:
+                    continue            # the events end here, so the seat must be to move
+                exact.append((action, trial, after, n))
             elif trial.deal_number() != state.deal_number() and len(pending) >= n:
                 # the action ends a deal and the next begins: the events up to the new deal
                 # must agree; the new deal's are the referee's cards, dealt below
                 opener = _deal_opener(events)
                 if opener is not None and _common_prefix(events, pending) >= opener and \
                         [e.get("type") for e in events] == [e.get("type") for e in pending[:n]]:
-                    dealing.append((trial, opener, n))
+                    dealing.append((action, opener, n))
         if exact:
-            trial, after, n = self.rng.choice(exact)
+            named = self._named_later(state.current_player()) if len(exact) > 1 else 0
+            if named:
+                # a hidden choice that later events name (a bid card revealed, cards passed to
+                # the seat): only the choice they name will do
+                exact = [m for m in exact if named & self._action_cards(state, m[0])]
+                if not exact:
+                    return False
+            _action, trial, after, n = self.rng.choice(exact)
             self.state, self._seen = trial, after
+            self._deal_events += pending[:n]
             del pending[:n]
             return True
         if dealing:
-            trial, opener, n = dealing[0]
-            self._deal(trial, opener, n)
+            action, opener, n = dealing[0]
+            self._deal(action, opener, n)
             return True
         return False
 
-    def _deal(self, trial: GameState, opener: int, n: int) -> None:
-        """``trial`` has just dealt (its events for the seat from ``opener`` to ``n`` are the
-        deal's): draw every hidden card again from the public view, with the seat's hand and
-        any card the deal's events show placed as they show."""
-        require = dict(self._learn(self._pending[opener:n]))
+    def _named_later(self, q: int) -> int:
+        """Cards that pending events of this deal show seat q revealing or handing over (a bid
+        card, cards passed): a mask, 0 when there are none."""
+        events = self._pending[:_deal_opener(self._pending)]
+        named = 0
+        for event in events:
+            if event.get("type") in ("reveal", "pass_cards"):
+                for card, place in _holdings(event, self.deck, self.seat):
+                    if place == q or _place_owner(place) == q:
+                        named |= 1 << card
+        return named
+
+    def _action_cards(self, state: GameState, action: int) -> int:
+        text = state.action_to_string(action)
+        cards = 0
+        for part in text.replace("+", " ").split():
+            for card in _cards(self.deck, part):
+                cards |= 1 << card
+        return cards
+
+    def _deal(self, action: int, opener: int, n: int) -> None:
+        """``action`` ends a deal and the next begins (its events for the seat from ``opener``
+        to ``n`` are the new deal's).  The new deal must show the seat what the referee's did:
+        its public part (a turned-up card) by drawing the mirror's next deal again until it
+        agrees, the seat's own hand by placing its cards there."""
+        base, s = self.state, self.seat
+        want = self._pending[opener:n]
+        known = dict(self._learn(self._pending[:opener]))      # the deal-ending card stays its seat's
+        for attempt in range(MAX_REDRAWS * 5):
+            pre = base if attempt == 0 else base.determinize(s, self.rng.getrandbits(64), require=known)
+            seen = self._seen if attempt == 0 else pre.events_for(s, 0)[1]
+            trial = pre.clone()
+            trial.apply_action(action)
+            public = [vis is None for vis, _e in trial.events_since(seen)[0] if vis is None or s in vis]
+            events = trial.events_for(s, seen)[0]
+            if len(events) != n or any(pub and events[k] != self._pending[k]
+                                       for k, pub in enumerate(public) if k >= opener):
+                continue
+            self._deal_hand(trial, want)
+            del self._pending[:n]
+            return
+        raise MirrorError(f"no deal reproduces the events {want[:4]}")
+
+    def _deal_hand(self, trial: GameState, want: list[Event]) -> None:
+        """Draw every hidden card of ``trial`` (a deal has just begun) from the public view,
+        with the cards the deal's events show placed as they show (the seat's own hand)."""
+        require = dict(self._learn(want))
         # cards written alike (Beim Jupiter's lambs, all ``LAMB``): the seat holds as many of
         # them as its hand shows; which ones is immaterial, so take unknown ones in order
-        alike = [e for e in self._pending[opener:n] if _is_new_hand(e, self.seat)]
+        alike = [e for e in want if _is_new_hand(e, self.seat)]
         unknown = trial._world_model(None).cards
         names = self.deck.names
         for event in alike:
@@ -208,24 +302,46 @@ class Mirror:
                     for c in same[:texts.count(text)]:
                         require[c] = self.seat
         world = trial.determinize(None, self.rng.getrandbits(64), require=require)
-        self.state = world
+        self.state = self._deal_state = world
+        self._deal_events = []
         self._seen = world.events_for(self.seat, 0)[1]    # the world keeps the public events only
-        del self._pending[:n]
 
     def _learn(self, events: list[Event]) -> Iterator[tuple[int, Hashable]]:
         for event in events:
             yield from _holdings(event, self.deck, self.seat)
 
-    def _redraw_until(self, attempt: Callable[[], bool]) -> None:
+    def _redraw_until(self, attempt: Callable[[], bool], tries: int = 30) -> bool:
         """Draw the mirror's hidden cards again, placing the cards the pending events of this
-        deal show, until ``attempt`` succeeds."""
-        base = self.state
+        deal show, until ``attempt`` succeeds (True) or ``tries`` draws failed (False)."""
+        base, seen = self.state, self._seen
         opener = _deal_opener(self._pending)
         known = dict(self._learn(self._pending[:opener]))
-        for _ in range(MAX_REDRAWS):
-            self.state = base.determinize(self.seat, self.rng.getrandbits(64), require=known)
+        for _ in range(tries):
+            try:
+                self.state = base.determinize(self.seat, self.rng.getrandbits(64), require=known)
+            except InconsistentStateError:
+                break
             self._seen = self.state.events_for(self.seat, 0)[1]
             if attempt():
-                return
-        self.state = base
-        raise MirrorError(f"no legal action reproduces the events {self._pending[:4]}")
+                return True
+        self.state, self._seen = base, seen
+        return False
+
+    def _resync(self) -> None:
+        """Redo the current deal from its start: its hidden cards drawn again with everything
+        its events have shown, its events matched again (a hidden choice of another seat is
+        then made as later events name it: a bid card revealed, cards passed)."""
+        self._resyncs += 1
+        if self._resyncs > MAX_REDRAWS:
+            raise MirrorError(f"no legal action reproduces the events {self._pending[:4]}")
+        events = self._deal_events + self._pending
+        opener = _deal_opener(events)
+        known = dict(self._learn(events[:opener]))
+        try:
+            world = self._deal_state.determinize(self.seat, self.rng.getrandbits(64), require=known)
+        except InconsistentStateError as exc:
+            raise MirrorError(f"the events of this deal contradict each other: {exc}") from None
+        self.state = world
+        self._seen = world.events_for(self.seat, 0)[1]
+        self._pending = events
+        self._deal_events = []

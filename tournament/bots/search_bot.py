@@ -39,7 +39,7 @@ sys.path.append(str(Path(__file__).resolve().parent))
 from heuristic_bot import load_policy  # noqa: E402  (the bundled bots' own directory)
 
 #: Games whose events the mirror follows (trickcore.mirror).
-FOLLOWED = ("beim-jupiter", "sticheln", "hattrick")
+FOLLOWED = ("beim-jupiter", "sticheln", "hattrick", "klaberjass", "squint")
 
 
 class SearchBot(Bot):

@@ -1,0 +1,61 @@
+"""PIMC search (trickcore.search): it chooses a legal action at every kind of decision, it is
+reproducible when bounded by worlds rather than time, and it cannot see hidden cards: two states
+that look the same to the searching seat get the same search."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from trickcore import new_game
+from trickcore.search import deal_value, search
+
+GAMES: list[tuple[str, int, dict[str, Any]]] = [
+    ("beim-jupiter", 4, {}), ("sticheln", 4, {"verspaetet": True, "rounds": 1}), ("hattrick", 5, {"games": 1}),
+    ("squint", 5, {"deal_limit": 1}), ("klaberjass", 2, {"target": 1}), ("klaberjass", 4, {"target": 1}),
+]
+
+
+def test_deal_value_is_own_gain_minus_the_other_sides_mean() -> None:
+    assert deal_value([0, 0, 0], [6, 3, 0], 0, None) == 6 - 1.5
+    assert deal_value([10, 10, 10, 10], [14, 10, 14, 8], 2, [[0, 2], [1, 3]]) == 4 - 0
+
+
+def _decisions(game: str, n: int, options: dict[str, Any], seed: int) -> list[Any]:
+    """A copy of one random game at every decision kind's first occurrences (up to 3 each)."""
+    state, rng, seen, out = new_game(game, n, options, seed=seed), random.Random(seed), {}, []
+    while not state.is_terminal():
+        kind = state.decision()
+        if seen.get(kind, 0) < 3 and len(state.legal_actions()) > 1:
+            seen[kind] = seen.get(kind, 0) + 1
+            out.append(state.clone())
+        state.apply_action(rng.choice(state.legal_actions()))
+    return out
+
+
+@pytest.mark.parametrize(("game", "n", "options"), GAMES, ids=[f"{g}-{n}" for g, n, _ in GAMES])
+def test_search_chooses_a_legal_action_and_cannot_see_hidden_cards(game: str, n: int, options: dict[str, Any]) -> None:
+    for state in _decisions(game, n, options, seed=7):
+        seat = state.current_player()
+        result = search(state, seat, random.Random(1), budget_ms=1e9, max_worlds=2)
+        assert result.action in state.legal_actions()
+        assert result.worlds == 2 and set(result.values) == set(state.legal_actions())
+        assert result.total_rollouts == 2 * len(state.legal_actions())
+        # the same search on a state that differs only in what the seat cannot see
+        other = state.determinize(seat, 99)
+        again = search(other, seat, random.Random(1), budget_ms=1e9, max_worlds=2)
+        assert (again.action, again.values) == (result.action, result.values)
+
+
+def test_search_refuses_a_seat_not_to_move() -> None:
+    state = new_game("hattrick", 4, seed=1)
+    with pytest.raises(ValueError, match="not to move"):
+        search(state, (state.current_player() + 1) % 4, random.Random(0), 10)
+
+
+def test_an_exhausted_budget_still_searches_one_world() -> None:
+    state = new_game("beim-jupiter", 4, seed=2)
+    result = search(state, state.current_player(), random.Random(0), budget_ms=0)
+    assert result.worlds == 1
