@@ -242,6 +242,24 @@ def state_playouts(name: str, players: int, playouts: int, seed: int = 1) -> flo
     return (time.perf_counter_ns() - t0) / (playouts * max(cards, 1))
 
 
+def worlds_and_search(name: str, players: int, worlds: int, budget_ms: float, seed: int = 1
+                      ) -> tuple[float, float, int] | None:
+    """At the first trick phase of a random game: ns per world drawn for the seat to move
+    (``GameState.worlds``), and ns per rollout and rollouts in one PIMC search of ``budget_ms``
+    (trickcore.search: a world per round, every legal card rolled out to the deal's end)."""
+    from trickcore.search import search
+    state = game_state_in_trick_phase(name, players, seed)
+    if state is None:
+        return None
+    seat = state.current_player()
+    t0 = time.perf_counter_ns()
+    for _world in state.worlds(seat, worlds, seed=seed):
+        pass
+    per_world = (time.perf_counter_ns() - t0) / worlds
+    result = search(state, seat, random.Random(seed), budget_ms)
+    return per_world, result.elapsed_ms * 1e6 / max(result.total_rollouts, 1), result.total_rollouts
+
+
 # ---- the report -------------------------------------------------------------------
 def best(fn: Callable[[], float], repeat: int) -> float:
     return min(fn() for _ in range(repeat))
@@ -335,6 +353,18 @@ class _Run:
                      f"{title}, {players} players: clone() at the first trick phase; per copy")
             self.add(f"{name}_{players}p_pickle_python", copies["pickle"],
                      f"{title}, {players} players: pickle.dumps + loads at the first trick phase; per round trip")
+        budget = 100 * self.scale
+        searches = [worlds_and_search(name, players, int(200 * self.scale), budget) for _ in range(self.repeat)]
+        if searches[0] is not None:
+            done = [s for s in searches if s is not None]
+            self.floor()
+            self.add(f"{name}_{players}p_world_python", min(s[0] for s in done),
+                     f"{title}, {players} players: one world for the seat to move (state.worlds) at the first "
+                     "trick phase; per world")
+            fastest = min(done, key=lambda s: s[1])
+            self.add(f"{name}_{players}p_search_rollout_python", fastest[1],
+                     f"{title}, {players} players: PIMC search (trickcore.search) of {budget:.0f} ms at the first "
+                     "trick phase; per rollout to the deal's end", rollouts=fastest[2])
         n_games = 4 if self.quick else 20
         game_random_full_games(name, players, 1)   # warm-up: the game module's first import is not play
         stats = min((game_random_full_games(name, players, n_games) for _ in range(max(1, self.repeat // 2))),
