@@ -82,3 +82,34 @@ def test_bad_arguments_are_refused():
     bidding = trickcore.new_game("squint", 5, seed=1)
     with pytest.raises(ValueError, match="trick phase"):
         bidding.playouts(10)
+
+
+@pytest.mark.parametrize("name,players", CASES, ids=[f"{n}-{p}p" for n, p in CASES])
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_finish_trick_phase_is_applying_the_cards_one_by_one(name, players, policy):
+    """finish_trick_phase plays in C what apply_action would: the same history, views, events
+    and scores, the game's flow after the last card included (scoring, the next decision)."""
+    state = _state(name, players)
+    state.apply_action(state.legal_actions()[-1])
+    finished = state.clone()
+    finished.finish_trick_phase(policy, seed=9)
+    cards = finished.action_ids[len(state.action_ids):]
+    assert cards and finished._tp is not state._tp
+    stepped = state.clone()
+    for card in cards:
+        stepped.apply_action(card)
+    assert finished.history == stepped.history
+    assert [finished.observation(s) for s in range(players)] == [stepped.observation(s) for s in range(players)]
+    assert finished.events_since(0)[0] == stepped.events_since(0)[0]
+    assert finished.scores() == stepped.scores() and finished.legal_actions() == stepped.legal_actions()
+    again = state.clone()
+    again.finish_trick_phase(policy, seed=9)
+    assert again.history == finished.history                       # seeded
+
+
+def test_finish_trick_phase_only_in_a_trick_phase():
+    state = trickcore.new_game("squint", 5, seed=1)                # a bid decision
+    with pytest.raises(ValueError, match="trick phase"):
+        state.finish_trick_phase()
+    with pytest.raises(ValueError, match="policy"):
+        _state("hattrick", 4).finish_trick_phase("clever")

@@ -157,6 +157,7 @@ cdef extern from "trickcore.h" nogil:
         uint32_t n
         double tricks[8]
         double points[8]
+    int tc_policy_move(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int policy, tc_rng *rng)
     int tc_playouts(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int n, int policy, tc_rng *rng,
                     tc_playout_stats *out)
     int tc_playouts_per_move(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int n, int policy,

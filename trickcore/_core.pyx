@@ -692,6 +692,21 @@ cdef class TrickPhase:
         cdef int k = self.rules.n_players
         return [st.tricks[i] for i in range(k)], [st.points[i] for i in range(k)]
 
+    def play_out(self, Rng rng, int policy=TC_POLICY_RANDOM):
+        """Play the phase to its end with a built-in policy, in C, recording every trick as
+        play() does; the moves played, in order."""
+        cdef list moves = []
+        cdef int move, rc
+        while not tc_play_over(&self.s):
+            move = tc_policy_move(&self.deck.d, &self.rules, &self.s, policy, &rng.r)
+            if move < 0:
+                check(move, "play out")
+            rc = self.play_c(move)
+            if rc < 0:
+                check(rc, "play out")
+            moves.append(move)
+        return moves
+
     def playouts_per_move(self, int n, Rng rng, int policy=TC_POLICY_RANDOM):
         """``n`` playouts after each legal move of the seat to move, in C: a list of
         (move, mean tricks per seat, mean card points per seat), in move order."""
@@ -894,6 +909,30 @@ cdef class StateCore:
                     for move, tricks, points in self._tp.playouts_per_move(n, rng, code)}
         tricks, points = self._tp.playouts(n, rng, code)
         return {"n": n, "tricks": tricks, "points": points}
+
+    def finish_trick_phase(self, policy="random", seed=0):
+        """Play the rest of the current trick phase in C with a built-in policy ("random" or
+        "greedy", as in ``playouts``), exactly as if each card had been applied with
+        ``apply_action``: the history holds the cards, and the game goes on as after the
+        last card (the deal is scored, the next decision comes).  The fast path of a rollout
+        to the end of a deal.  Seeded by ``seed``; ValueError outside a trick phase."""
+        cdef int code
+        if policy == "random":
+            code = TC_POLICY_RANDOM
+        elif policy == "greedy":
+            code = TC_POLICY_GREEDY
+        else:
+            raise ValueError(f"policy must be 'random' or 'greedy', not {policy!r}")
+        if not self._in_trick_phase():
+            raise ValueError(f"finish_trick_phase runs in a trick phase; this state is at a "
+                             f"{self.decision()!r} decision")
+        self._legal_cache = None
+        moves = self._tp.play_out(Rng(seed), code)
+        self._actions.extend(moves)
+        if self._shared:
+            self._unshare()
+        self._on_play_over()
+        self._legal_cache = None
 
     def _begin_edit(self):
         """For code that changes a state's attributes directly (tests, samplers of hidden

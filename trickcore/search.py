@@ -2,7 +2,8 @@
 
 At a decision of ``seat``: draw a world (``GameState.determinize``: every card the seat cannot
 see placed, uniformly among the placements consistent with what it knows), play each legal
-option in it, and play on with random moves to the end of the deal; an option's value is the
+option in it, and play on to the end of the deal (the card play in C with a built-in policy,
+``GameState.finish_trick_phase``; other decisions at random); an option's value is the
 seat's score gain over the deal minus the mean gain of the other sides.  Repeat with fresh
 worlds until the time budget is spent and choose the option with the best mean value.  Every
 decision kind (bids, colour cards, trump choice, contracts, discards, card play) is searched the
@@ -54,21 +55,29 @@ def deal_value(before: Sequence[float], after: Sequence[float], seat: int,
     return gain[seat] - sum(gain[side[0]] for side in others) / len(others)
 
 
-def _rollout(world: GameState, deal: int, rng: random.Random) -> GameState:
-    """Random play from ``world`` (modified in place) to the end of deal number ``deal``."""
+def _rollout(world: GameState, deal: int, rng: random.Random, policy: str) -> GameState:
+    """Play ``world`` (modified in place) to the end of deal number ``deal``: each trick phase
+    in C with the built-in ``policy`` (``finish_trick_phase``), every other decision at random."""
     choice, legal, apply, deal_of = rng.choice, world.legal_actions, world.apply_action, world.deal_number
     while deal_of() == deal and not world.is_terminal():
+        if world.decision() == "play":
+            try:
+                world.finish_trick_phase(policy, rng.getrandbits(63))
+                continue
+            except ValueError:        # a trick phase the game plays card by card (a Belle to declare)
+                pass
         apply(choice(legal()))
     return world
 
 
 def search(state: GameState, seat: int, rng: random.Random, budget_ms: float,
-           max_worlds: int = 10_000, rollouts_per_world: int = 1) -> SearchResult:
+           max_worlds: int = 10_000, rollouts_per_world: int = 1, policy: str = "greedy") -> SearchResult:
     """PIMC at ``state``'s current decision for ``seat`` (the seat to move).
 
     Worlds are drawn one at a time and every legal action gets ``rollouts_per_world`` random
     rollouts in each, until ``budget_ms`` has passed (at least one world is always searched) or
-    ``max_worlds`` worlds are done.  With one legal action the search returns at once."""
+    ``max_worlds`` worlds are done.  With one legal action the search returns at once.
+    ``policy`` plays the cards of a rollout ("greedy" or "random": ``GameState.playouts``)."""
     start = time.perf_counter()
     legal = list(state.legal_actions())
     if state.current_player() != seat:
@@ -88,7 +97,7 @@ def search(state: GameState, seat: int, rng: random.Random, budget_ms: float,
             for _ in range(rollouts_per_world):
                 trial = world.clone()
                 trial.apply_action(action)
-                _rollout(trial, deal, rng)
+                _rollout(trial, deal, rng, policy)
                 totals[action] += deal_value(before, trial.scores(), seat, teams)
                 counts[action] += 1
         worlds += 1

@@ -330,6 +330,12 @@ typedef struct {
     double points[TC_MAX_PLAYERS];      /* mean card points won per seat at the end */
 } tc_playout_stats;
 
+/* The move `policy` would play for the seat to move (a legal move id, >= 0), for callers
+ * that play a phase out themselves and keep its history (trickcore's
+ * GameState.finish_trick_phase).  TC_E_ARG for an unknown policy or a NULL pointer,
+ * TC_E_RULES as tc_play, TC_E_STATE when the phase is over or the seat has no move. */
+int tc_policy_move(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int policy, tc_rng *rng);
+
 /* Run n playouts of copies of `s` to the end of its trick phase (s is not changed)
  * and fill *out with the per-seat means (totals of the phase: tricks and points
  * won before `s` count too).  Seeded by `rng` (advanced), so reproducible.

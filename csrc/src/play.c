@@ -172,6 +172,21 @@ static int greedy_move(const tc_deck *d, const tc_rules *r, const tc_play_state 
     return pick;
 }
 
+int tc_policy_move(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int policy, tc_rng *rng) {
+    uint16_t moves[TC_MAX_MOVES];
+    int n;
+    if (!d || !r || !s || !rng) return TC_E_ARG;
+    if (policy != TC_POLICY_RANDOM && policy != TC_POLICY_GREEDY) return TC_E_ARG;
+    if (!same_rules(s, r)) return TC_E_RULES;
+    if (tc_play_over(s)) return TC_E_STATE;
+    if (policy == TC_POLICY_GREEDY) {
+        int move = greedy_move(d, r, s, rng);
+        return move < 0 ? TC_E_STATE : move;
+    }
+    n = tc__moves(d, r, &s->trick, s->hand[tc_trick_to_move(&s->trick, r->n_players)], moves);
+    return n <= 0 ? TC_E_STATE : moves[tc__rng_below(rng, (uint32_t)n)];
+}
+
 /* One playout of `s` (changed) with `policy`; TC_E_STATE if a seat has no move. */
 static int playout_with(const tc_deck *d, const tc_rules *r, tc_play_state *s, int policy, tc_rng *rng) {
     if (policy == TC_POLICY_RANDOM) return tc_playout(d, r, s, rng);

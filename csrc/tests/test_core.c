@@ -230,6 +230,23 @@ static void test_playouts(void) {
     CHECK(a.tricks[1] > 1.2 && a.tricks[1] < 1.8);                /* the king first half the time */
     n = tc_playouts_per_move(&d, &r, &s, 10, TC_POLICY_GREEDY, &rng, moves, per);
     CHECK(n == 2 && moves[0] == 7 && per[0].tricks[1] == 2.0 && per[1].tricks[1] == 1.0);
+    /* The policy's move alone: greedy takes with the 9; random gives both moves; a bad
+     * policy, and a phase that is over, are refused. */
+    CHECK(tc_policy_move(&d, &r, &s, TC_POLICY_GREEDY, &rng) == 7);
+    {
+        int seen9 = 0, seenK = 0;
+        for (k = 0; k < 200; k++) {
+            int m = tc_policy_move(&d, &r, &s, TC_POLICY_RANDOM, &rng);
+            CHECK(m == 7 || m == 11);
+            seen9 += m == 7;
+            seenK += m == 11;
+        }
+        CHECK(seen9 > 50 && seenK > 50);
+    }
+    CHECK(tc_policy_move(&d, &r, &s, 7, &rng) == TC_E_ARG);
+    after = s;
+    CHECK(tc_playout(&d, &r, &after, &rng) == TC_OK);
+    CHECK(tc_policy_move(&d, &r, &after, TC_POLICY_GREEDY, &rng) == TC_E_STATE);
 }
 
 int main(void) {
