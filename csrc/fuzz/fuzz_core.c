@@ -196,6 +196,15 @@ static void op_search(world *w, reader *r) {
     REQUIRE(memcmp(&copy, &w->state[i], sizeof copy) == 0);
     rc = tc_playouts_per_move(&w->deck[i], &w->rules[i], &w->state[i], 1, policy, &w->rng, moves, per);
     REQUIRE(rc >= 0 ? rc <= TC_MAX_MOVES : status_ok(rc));
+    /* the policy's move, when there is one, is one of the legal moves and plays */
+    rc = tc_policy_move(&w->deck[i], &w->rules[i], &w->state[i], policy, &w->rng);
+    if (rc >= 0) {
+        tc_play_state after = w->state[i];
+        REQUIRE(tc_play(&w->deck[i], &w->rules[i], &after, rc) == TC_OK);
+    } else {
+        REQUIRE(status_ok(rc));
+    }
+    REQUIRE(memcmp(&copy, &w->state[i], sizeof copy) == 0);
     /* perft only near the end of a phase, so one input stays fast */
     if (w->state[i].tricks_left <= 1 || (w->state[i].tricks_left <= 2 && w->rules[i].n_players <= 3))
         (void)tc_perft(&w->deck[i], &w->rules[i], &w->state[i], small(r, -1, 6), &ps);
