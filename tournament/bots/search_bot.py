@@ -4,16 +4,17 @@
 It keeps its own copy of the game, rebuilt from the events its seat is sent
 (trickcore.mirror: nothing but what the seat may see), and at each decision searches it: worlds
 drawn uniformly from what the seat knows, every legal option played in each and the deal played
-out at random, the option with the best mean deal result chosen.  Bids, colour cards, layouts
+out (cards in C), the option with the best mean deal result chosen.  Bids, colour cards, layouts
 and card play are all searched the same way.
 
 Options: ``fraction`` of the decision time to spend (the rest covers the protocol and the
-rebuild), ``max_worlds`` per decision, ``seed``.  With a game budget (``game_ms``) it spends at
+rebuild), ``max_worlds`` per decision, ``policy`` of the rollouts' card play (``random`` or
+``greedy``), ``seed``.  With a game budget (``game_ms``) it spends at
 most the game time left divided by a guess of the decisions left.
 
-Beim Jupiter, Sticheln (every variant) and Hattrick are followed from events; for a game the
-mirror cannot follow (Klaberjass, Squint) or an event stream it cannot reproduce, the bot plays
-the game's heuristic policy for that decision and says so on stderr.
+Every game is followed from its events; should an event stream ever not be reproducible (a
+MirrorError), the bot plays the game's heuristic policy from then on in that game and says so on
+stderr.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class SearchBot(Bot):
     author = "trickcore"
     declared_options = (Option("fraction", "float", 0.6, 0.05, 0.95),
                         Option("max_worlds", "int", 100_000, 1, 10_000_000),
+                        Option("policy", "choice", "random", choices=("random", "greedy")),
                         Option("seed", "int", 0, 0, 2**32 - 1))
 
     def __init__(self) -> None:
@@ -85,7 +87,8 @@ class SearchBot(Bot):
                 self.mirror = None
             else:
                 budget = self._budget_ms(request) - (time.perf_counter() - start) * 1000
-                result = search(state, seat, self.rng, max(budget, 1.0), max_worlds=self.options["max_worlds"])
+                result = search(state, seat, self.rng, max(budget, 1.0), max_worlds=self.options["max_worlds"],
+                                policy=self.options["policy"])
                 print(f"search: {result.worlds} worlds, {result.total_rollouts} rollouts, "
                       f"{result.elapsed_ms:.0f} ms", file=sys.stderr)
                 return state.action_to_string(result.action)
