@@ -32,3 +32,10 @@ def test_search_bots_play_every_game(tmp_path, game, players, options):
     assert logs, "the search bot's stderr was kept"
     for text in logs.values():
         assert "worlds" in text and "heuristic" not in text, text[-2000:]
+
+
+def test_the_documented_example_is_the_bundled_bot():
+    from conftest import BOTS
+    doc = (BOTS.parents[1] / "docs" / "search.md").read_text(encoding="utf-8")
+    block = doc.split("### A 30-line bot", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    assert block == (BOTS / "playout_bot.py").read_text(encoding="utf-8")
