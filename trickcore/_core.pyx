@@ -785,6 +785,15 @@ def _trickphase_from_bytes(Deck deck, tuple rules, bytes state, bytes log, bytes
     return tp
 
 
+cdef int _policy_code(policy) except -1:
+    """The C policy of a built-in policy's name (``playouts``, ``finish_trick_phase``)."""
+    if policy == "random":
+        return TC_POLICY_RANDOM
+    if policy == "greedy":
+        return TC_POLICY_GREEDY
+    raise ValueError(f"policy must be 'random' or 'greedy', not {policy!r}")
+
+
 cdef class StateCore:
     """Base of every game state: the card-play fast path, the cached legal actions,
     copies and pickling.
@@ -892,13 +901,7 @@ cdef class StateCore:
         card).  Seeded by ``seed``, so reproducible.  The playouts see every hand as this state
         holds it: a bot samples the hidden cards first (docs/search.md).  Only in a trick phase;
         ValueError elsewhere."""
-        cdef int code
-        if policy == "random":
-            code = TC_POLICY_RANDOM
-        elif policy == "greedy":
-            code = TC_POLICY_GREEDY
-        else:
-            raise ValueError(f"policy must be 'random' or 'greedy', not {policy!r}")
+        cdef int code = _policy_code(policy)
         if type(n) is not int or not 1 <= n <= 2**31 - 1:
             raise ValueError(f"n must be a positive number of playouts, not {n!r}")
         if not self._in_trick_phase():
@@ -916,13 +919,7 @@ cdef class StateCore:
         ``apply_action``: the history holds the cards, and the game goes on as after the
         last card (the deal is scored, the next decision comes).  The fast path of a rollout
         to the end of a deal.  Seeded by ``seed``; ValueError outside a trick phase."""
-        cdef int code
-        if policy == "random":
-            code = TC_POLICY_RANDOM
-        elif policy == "greedy":
-            code = TC_POLICY_GREEDY
-        else:
-            raise ValueError(f"policy must be 'random' or 'greedy', not {policy!r}")
+        cdef int code = _policy_code(policy)
         if not self._in_trick_phase():
             raise ValueError(f"finish_trick_phase runs in a trick phase; this state is at a "
                              f"{self.decision()!r} decision")

@@ -174,7 +174,13 @@ class WorldSampler:
         done = self._memo.get(key)
         if done is not None:
             return done
-        total = 0
+        total = sum(weight for weight, _split, _rest in self._options(j, caps))
+        self._memo[key] = total
+        return total
+
+    def _options(self, j: int, caps: tuple[int, ...]) -> Iterator[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+        """(number of completions, split of group j, room left) for every split of group j
+        that later groups can complete."""
         where = self.groups[j][0]
         for split, ways in self._splits(j, caps):
             rest = list(caps)
@@ -182,23 +188,14 @@ class WorldSampler:
                 rest[i] -= x
             sub = self._count(j + 1, tuple(rest))
             if sub:
-                total += ways * sub
-        self._memo[key] = total
-        return total
+                yield ways * sub, split, tuple(rest)
 
     def sample(self, rng: random.Random) -> dict[Hashable, int]:
         """One assignment ``{slot key: card mask}``, every consistent one equally likely."""
         caps = tuple(s.size for s in self.slots)
         out = [0] * len(self.slots)
         for j, (where, members) in enumerate(self.groups):
-            choices = []
-            for split, ways in self._splits(j, caps):
-                rest = list(caps)
-                for i, x in zip(where, split):
-                    rest[i] -= x
-                sub = self._count(j + 1, tuple(rest))
-                if sub:
-                    choices.append((ways * sub, split, tuple(rest)))
+            choices = list(self._options(j, caps))
             pick = rng.randrange(sum(w for w, _s, _r in choices))
             k = 0
             while pick >= choices[k][0]:
