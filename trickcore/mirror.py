@@ -97,7 +97,7 @@ def _holdings(event: Event, deck: Deck, seat: int) -> Iterator[tuple[int, Hashab
     elif kind == "reveal" and isinstance(event.get("bids"), list):     # Squint bid cards
         for q, text in enumerate(event["bids"]):
             for card in _cards(deck, text):
-                yield card, q
+                yield card, ("bid", q) if q != seat else q
     elif kind == "reveal" and isinstance(event.get("laid_out"), dict):  # Sticheln laid-out cards
         for q, texts in event["laid_out"].items():
             for card in _cards(deck, texts):
@@ -203,7 +203,17 @@ class Mirror:
         """Apply an action whose events equal the next pending ones; False if none does."""
         state, s, pending = self.state, self.seat, self._pending
         exact, dealing = [], []
-        for action in state.legal_actions():
+        # Candidates in random order: the first exact match is then a uniform choice among
+        # them, and a hidden choice (every candidate matches) costs one trial, not one per
+        # option.  Only where later events name the choice are all candidates looked at.
+        named = self._named_later(state.current_player())
+        candidates = list(state.legal_actions())
+        self.rng.shuffle(candidates)
+        if named:       # the choices later events name first: a hidden choice ends at the first
+            candidates.sort(key=lambda a: not named & self._action_cards(state, a))
+        for action in candidates:
+            if exact and (not named or named & self._action_cards(state, exact[0][0])):
+                break
             trial = state.clone()
             trial.apply_action(action)
             events, after = trial.events_for(s, self._seen)
@@ -221,8 +231,7 @@ class Mirror:
                         [e.get("type") for e in events] == [e.get("type") for e in pending[:n]]:
                     dealing.append((action, opener, n))
         if exact:
-            named = self._named_later(state.current_player()) if len(exact) > 1 else 0
-            if named:
+            if named and len(exact) > 1:
                 # a hidden choice that later events name (a bid card revealed, cards passed to
                 # the seat): only the choice they name will do
                 exact = [m for m in exact if named & self._action_cards(state, m[0])]
@@ -266,7 +275,7 @@ class Mirror:
         agrees, the seat's own hand by placing its cards there."""
         base, s = self.state, self.seat
         want = self._pending[opener:n]
-        known = dict(self._learn(self._pending[:opener]))      # the deal-ending card stays its seat's
+        known = self._places(self._pending[:opener])      # the deal-ending card stays its seat's
         for attempt in range(MAX_REDRAWS * 5):
             pre = base if attempt == 0 else base.determinize(s, self.rng.getrandbits(64), require=known)
             seen = self._seen if attempt == 0 else pre.events_for(s, 0)[1]
@@ -285,7 +294,7 @@ class Mirror:
     def _deal_hand(self, trial: GameState, want: list[Event]) -> None:
         """Draw every hidden card of ``trial`` (a deal has just begun) from the public view,
         with the cards the deal's events show placed as they show (the seat's own hand)."""
-        require = dict(self._learn(want))
+        require = self._places(want)
         # cards written alike (Beim Jupiter's lambs, all ``LAMB``): the seat holds as many of
         # them as its hand shows; which ones is immaterial, so take unknown ones in order
         alike = [e for e in want if _is_new_hand(e, self.seat)]
@@ -306,6 +315,14 @@ class Mirror:
         self._deal_events = []
         self._seen = world.events_for(self.seat, 0)[1]    # the world keeps the public events only
 
+    def _places(self, events: list[Event]) -> dict[int, Hashable]:
+        """Where the events show each card, the earliest showing first: cards move (passed,
+        exchanged, picked up), and the earliest place is the one nearest the mirror's now."""
+        places: dict[int, Hashable] = {}
+        for card, place in self._learn(events):
+            places.setdefault(card, place)
+        return places
+
     def _learn(self, events: list[Event]) -> Iterator[tuple[int, Hashable]]:
         for event in events:
             yield from _holdings(event, self.deck, self.seat)
@@ -315,7 +332,7 @@ class Mirror:
         deal show, until ``attempt`` succeeds (True) or ``tries`` draws failed (False)."""
         base, seen = self.state, self._seen
         opener = _deal_opener(self._pending)
-        known = dict(self._learn(self._pending[:opener]))
+        known = self._places(self._pending[:opener])
         for _ in range(tries):
             try:
                 self.state = base.determinize(self.seat, self.rng.getrandbits(64), require=known)
@@ -336,7 +353,7 @@ class Mirror:
             raise MirrorError(f"no legal action reproduces the events {self._pending[:4]}")
         events = self._deal_events + self._pending
         opener = _deal_opener(events)
-        known = dict(self._learn(events[:opener]))
+        known = self._places(events[:opener])
         try:
             world = self._deal_state.determinize(self.seat, self.rng.getrandbits(64), require=known)
         except InconsistentStateError as exc:

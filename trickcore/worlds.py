@@ -80,18 +80,29 @@ class WorldModel(Generic[W]):
         in the slot with that key, or, for a seat number, in one of that seat's slots (a key
         ``(kind, seat)``: its hand, its secret choice...).  For a caller who has learnt more
         than the state says, e.g. a bot rebuilding a state from the events it was sent
-        (trickcore.mirror).  A slot key the model does not have yet (a choice still to be
-        made) stands for its seat: the card is still in that seat's hand."""
+        (trickcore.mirror).  A slot key the model does not have (a choice still to be made,
+        or one a game makes with its cards, like a Squint bid card) stands for its seat: the
+        card is in that seat's hand; the builder also finds it in the assignment under that
+        key, to make the choice as required."""
         slots = list(self.slots)
         keys = {s.key for s in slots}
+        chosen: dict[Hashable, int] = {}
         for card, place in holders.items():
             if place not in keys and _owner(place) is not None:
+                if self.cards >> card & 1:
+                    chosen[place] = chosen.get(place, 0) | 1 << card
                 place = _owner(place)
+            if self.seat is not None and self.seat in (place, _owner(place)):
+                continue    # the seat's own cards are known to it: a card it got later came from elsewhere
             if self.cards >> card & 1:
                 bit = 1 << card
                 slots = [s if s.key == place or (isinstance(place, int) and _owner(s.key) == place)
                          else Slot(s.key, s.size, s.allowed & ~bit) for s in slots]
-        return WorldModel(self.seat, self.cards, slots, self.build)
+        if not chosen:
+            return WorldModel(self.seat, self.cards, slots, self.build)
+        build = self.build
+        return WorldModel(self.seat, self.cards, slots,
+                          lambda assignment, rng: build({**chosen, **assignment}, rng))
 
 
 def _owner(key: Hashable) -> int | None:

@@ -693,7 +693,8 @@ class SquintState(GameState):
                                                      else PAIR_BASE + ds[0] * 52 + ds[1])
             world.bids = list(self.bids)
             for q in secret_bids:                       # D-1: any card of the chooser's hand
-                card = rng.choice(cards_of(new_hands[q]))
+                wanted = assignment.get(("bid", q), 0) & new_hands[q]     # a caller's knowledge
+                card = _core.cards_first(wanted) if wanted else rng.choice(cards_of(new_hands[q]))
                 world.bids[q] = card
                 world._actions[self.deal_start + (q - self.eldest) % N_PLAYERS] = BID_BASE + card
             if null:
