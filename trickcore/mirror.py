@@ -202,7 +202,8 @@ class Mirror:
     def _try_actions(self) -> bool:
         """Apply an action whose events equal the next pending ones; False if none does."""
         state, s, pending = self.state, self.seat, self._pending
-        exact, dealing = [], []
+        exact: list[tuple[int, GameState, int, int]] = []
+        dealing: list[tuple[int, int, int]] = []
         # Candidates in random order: the first exact match is then a uniform choice among
         # them, and a hidden choice (every candidate matches) costs one trial, not one per
         # option.  Only where later events name the choice are all candidates looked at.
