@@ -92,8 +92,8 @@ class WorldModel(Generic[W]):
                 if self.cards >> card & 1:
                     chosen[place] = chosen.get(place, 0) | 1 << card
                 place = _owner(place)
-            if self.seat is not None and self.seat in (place, _owner(place)):
-                continue    # the seat's own cards are known to it: a card it got later came from elsewhere
+            if place not in keys and place == self.seat is not None:
+                continue    # a hand the seat sees: a card it got later came from elsewhere
             if self.cards >> card & 1:
                 bit = 1 << card
                 slots = [s if s.key == place or (isinstance(place, int) and _owner(s.key) == place)
