@@ -68,6 +68,9 @@ def test_results_do_not_depend_on_concurrency(tmp_path):
 def test_resume_after_killing_the_runner(tmp_path):
     config_path = tmp_path / "t.toml"
     doc = duplicate_doc(deals=4, concurrency=2)
+    # One bot thinks 20 ms per decision, so the kill below lands mid-run: with instant bots
+    # the whole run can finish between two looks at the results file.
+    doc["bots"][0] = {"name": "random", "command": mock("--slow", "20")}
     config_path.write_text(tomli_w.dumps(doc))
     reference = run_tournament(load_config(config_path), tmp_path / "whole")
     out = tmp_path / "killed"
