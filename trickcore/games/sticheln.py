@@ -46,7 +46,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, cast
 
 from trickcore import _core
-from trickcore._core import Rng
+from trickcore._core import Rng, TrickPhase
 from trickcore.game import TERMINAL, GameConfigError, GameInfo, GameState, OptionSpec
 from trickcore.games import register
 from trickcore.worlds import RejectedWorld, Slot, WorldModel
@@ -463,12 +463,7 @@ class StichelnState(GameState):
         phase = self._phase
         tp = self._tp if phase in ("play", "colour") else None
         hidden = [q for q in range(n) if q != seat]
-        if tp is not None:
-            hands = [tp.hand(q) for q in range(n)]
-        elif phase == "layout":
-            hands = list(self._hands)
-        else:
-            hands = [0] * n
+        hands = self._hands_now(tp)
         chosen = self._order[:self._idx] if phase in ("layout", "colour") else list(range(n))
         secret_laid = [] if self._revealed or phase not in ("layout", "play") or not self.k else \
             [q for q in chosen if q in hidden]
@@ -518,6 +513,15 @@ class StichelnState(GameState):
             return world
         return WorldModel(seat, cards, slots, build)
 
+    def _hands_now(self, tp: TrickPhase | None) -> list[int]:
+        """Every hand now: from the trick phase ``tp`` while cards are played, as dealt during
+        the layout, empty between rounds."""
+        if tp is not None:
+            return [tp.hand(q) for q in range(self.num_players)]
+        if self._phase == "layout":
+            return list(self._hands)
+        return [0] * self.num_players
+
     def observation(self, seat: int) -> dict[str, Any]:
         n = self.num_players
         self._check_seat(seat)
@@ -528,12 +532,7 @@ class StichelnState(GameState):
         if phase in ("layout", "colour"):
             for s in self._order[:self._idx]:
                 chosen[s] = True
-        if tp is not None:
-            hands = [tp.hand(s) for s in range(n)]
-        elif phase == "layout":
-            hands = list(self._hands)
-        else:
-            hands = [0] * n
+        hands = self._hands_now(tp)
         visible = self._revealed or not in_round
         laid_out: list[list[str] | None] = []
         special: list[list[str] | None] = []
