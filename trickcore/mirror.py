@@ -11,12 +11,15 @@ How it stays in step, with no per-game replay code:
   is tried on a copy, and one whose events for the seat equal the next events the seat was sent
   is applied (a public action matches exactly one; a hidden choice of another seat matches
   several, and any of them does);
-* when none matches, the mirror's hidden cards are drawn again (``determinize``) with what the
-  events say: the cards the seat was dealt (a new deal), and the cards another seat showed it
-  holds (a card played, a colour card or a laid-out card revealed, a last card shown) placed
-  with that seat, then the actions are tried again.
+* when none matches, the mirror's hidden cards are drawn again (``determinize`` with
+  ``require``) with what the events say: the cards the seat was dealt (a new deal), and the
+  cards another seat showed it holds (a card played, declared, exchanged or passed; a colour
+  card, laid-out card or bid card revealed; a last card shown) placed with that seat, then the
+  actions are tried again;
+* when that fails too, the current deal is redone from its start with everything its events
+  showed, so that earlier hidden choices are made as later events name them.
 
-Only the reading of cards out of events is per game (:data:`HOLDINGS`).
+Only the reading of cards out of events knows the games' event types (:func:`_holdings`).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from trickcore._core import Deck
 from trickcore.errors import TrickcoreError
 from trickcore.game import Event, GameState
 from trickcore.games import new_game
-from trickcore.worlds import InconsistentStateError
+from trickcore.worlds import InconsistentStateError, place_owner
 
 __all__ = ["Mirror", "MirrorError"]
 
@@ -72,14 +75,14 @@ def _holdings(event: Event, deck: Deck, seat: int) -> Iterator[tuple[int, Hashab
     if kind == "squint_cards":
         for card in _cards(deck, event.get("cards", [])):
             yield card, ("squint",)
-    elif kind in ("hand", "deal", "packet") and event.get("seat") == seat and "cards" in event:
+    elif _is_new_hand(event, seat) or (kind == "packet" and event.get("seat") == seat):
         # the seat's own new hand (or Klaberjass packet): exactly there
         for card in _cards(deck, event["cards"]):
             yield card, ("packet" if kind == "packet" else "hand", seat)
     elif kind in ("play", "pass_cards") and "seat" in event:          # from the hand
         for card in _cards(deck, event.get("card", event.get("cards", []))):
             yield card, ("hand", event["seat"])
-    elif kind in ("layout", "hand", "deal", "colour", "bid") and "seat" in event:
+    elif kind in ("layout", "colour", "bid") and "seat" in event:       # the seat's own choices
         if "card" in event or "cards" in event:
             for card in _cards(deck, event.get("card", event.get("cards", []))):
                 yield card, event["seat"]
@@ -106,12 +109,6 @@ def _holdings(event: Event, deck: Deck, seat: int) -> Iterator[tuple[int, Hashab
         for q, texts in enumerate(event["cards"]):
             for card in _cards(deck, texts):
                 yield card, q
-
-
-def _place_owner(place: Hashable) -> int | None:
-    if isinstance(place, int):
-        return place
-    return place[1] if isinstance(place, tuple) and len(place) == 2 and isinstance(place[1], int) else None
 
 
 def _is_new_hand(event: Event, seat: int) -> bool:
@@ -172,7 +169,7 @@ class Mirror:
         seat held the seven) is a sign of hidden cards to place differently."""
         self._to_move = to_move
         if not self._started:
-            first, after = self.state.events_for(self.seat, 0)
+            first = self.state.events_for(self.seat, 0)[0]
             if len(self._pending) < len(first):
                 return self.state
             self._started = True
@@ -210,10 +207,12 @@ class Mirror:
         named = self._named_later(state.current_player())
         candidates = list(state.legal_actions())
         self.rng.shuffle(candidates)
-        if named:       # the choices later events name first: a hidden choice ends at the first
-            candidates.sort(key=lambda a: not named & self._action_cards(state, a))
+        # with named cards: which candidates name them, those first (a hidden choice ends there)
+        naming = {a: bool(named & self._action_cards(state, a)) for a in candidates} if named else {}
+        if named:
+            candidates.sort(key=lambda a: not naming[a])
         for action in candidates:
-            if exact and (not named or named & self._action_cards(state, exact[0][0])):
+            if exact and (not named or naming[exact[0][0]]):
                 break
             trial = state.clone()
             trial.apply_action(action)
@@ -235,7 +234,7 @@ class Mirror:
             if named and len(exact) > 1:
                 # a hidden choice that later events name (a bid card revealed, cards passed to
                 # the seat): only the choice they name will do
-                exact = [m for m in exact if named & self._action_cards(state, m[0])]
+                exact = [m for m in exact if naming[m[0]]]
                 if not exact:
                     return False
             _action, trial, after, n = self.rng.choice(exact)
@@ -257,7 +256,7 @@ class Mirror:
         for event in events:
             if event.get("type") in ("reveal", "pass_cards"):
                 for card, place in _holdings(event, self.deck, self.seat):
-                    if place == q or _place_owner(place) == q:
+                    if place_owner(place) == q:
                         named |= 1 << card
         return named
 
@@ -282,10 +281,9 @@ class Mirror:
             seen = self._seen if attempt == 0 else pre.events_for(s, 0)[1]
             trial = pre.clone()
             trial.apply_action(action)
-            public = [vis is None for vis, _e in trial.events_since(seen)[0] if vis is None or s in vis]
-            events = trial.events_for(s, seen)[0]
-            if len(events) != n or any(pub and events[k] != self._pending[k]
-                                       for k, pub in enumerate(public) if k >= opener):
+            shown = [(vis, e) for vis, e in trial.events_since(seen)[0] if vis is None or s in vis]
+            if len(shown) != n or any(vis is None and e != self._pending[k]
+                                      for k, (vis, e) in enumerate(shown) if k >= opener):
                 continue
             self._deal_hand(trial, want)
             del self._pending[:n]
@@ -320,13 +318,10 @@ class Mirror:
         """Where the events show each card, the earliest showing first: cards move (passed,
         exchanged, picked up), and the earliest place is the one nearest the mirror's now."""
         places: dict[int, Hashable] = {}
-        for card, place in self._learn(events):
-            places.setdefault(card, place)
-        return places
-
-    def _learn(self, events: list[Event]) -> Iterator[tuple[int, Hashable]]:
         for event in events:
-            yield from _holdings(event, self.deck, self.seat)
+            for card, place in _holdings(event, self.deck, self.seat):
+                places.setdefault(card, place)
+        return places
 
     def _redraw_until(self, attempt: Callable[[], bool], tries: int = 30) -> bool:
         """Draw the mirror's hidden cards again, placing the cards the pending events of this

@@ -91,8 +91,8 @@ def search(state: GameState, seat: int, rng: random.Random, budget_ms: float,
     teams = state.info.teams(state.num_players) if state.info.teams is not None else None
     deadline = start + budget_ms / 1000
     worlds = 0
-    while worlds < max_worlds:
-        world = state.determinize(seat, rng.getrandbits(64))
+    # one model of what the seat cannot see, drawn from again and again (not rebuilt per world)
+    for world in state.worlds(seat, max_worlds, seed=rng.getrandbits(64)):
         before = world.scores()
         for action in legal:
             for _ in range(rollouts_per_world):

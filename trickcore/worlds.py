@@ -34,7 +34,8 @@ from typing import Generic, TypeVar
 from trickcore._core import CoreError, cards_count, cards_list
 from trickcore.errors import TrickcoreError
 
-__all__ = ["InconsistentStateError", "RejectedWorld", "Slot", "WorldModel", "WorldSampler", "draw_worlds"]
+__all__ = ["InconsistentStateError", "RejectedWorld", "Slot", "WorldModel", "WorldSampler", "draw_worlds",
+           "place_owner"]
 
 #: The state type a model builds (this module knows nothing of games: trickcore.game uses it).
 W = TypeVar("W", covariant=True)
@@ -88,15 +89,15 @@ class WorldModel(Generic[W]):
         keys = {s.key for s in slots}
         chosen: dict[Hashable, int] = {}
         for card, place in holders.items():
-            if place not in keys and _owner(place) is not None:
-                if self.cards >> card & 1:
+            if place not in keys and place_owner(place) is not None:
+                if not isinstance(place, int) and self.cards >> card & 1:
                     chosen[place] = chosen.get(place, 0) | 1 << card
-                place = _owner(place)
+                place = place_owner(place)
             if place not in keys and place == self.seat is not None:
                 continue    # a hand the seat sees: a card it got later came from elsewhere
             if self.cards >> card & 1:
                 bit = 1 << card
-                slots = [s if s.key == place or (isinstance(place, int) and _owner(s.key) == place)
+                slots = [s if s.key == place or (isinstance(place, int) and place_owner(s.key) == place)
                          else Slot(s.key, s.size, s.allowed & ~bit) for s in slots]
         if not chosen:
             return WorldModel(self.seat, self.cards, slots, self.build)
@@ -105,9 +106,12 @@ class WorldModel(Generic[W]):
                           lambda assignment, rng: build({**chosen, **assignment}, rng))
 
 
-def _owner(key: Hashable) -> int | None:
-    """The seat a slot belongs to: slot keys are ``(kind, seat)`` or ``(kind,)``."""
-    return key[1] if isinstance(key, tuple) and len(key) == 2 and isinstance(key[1], int) else None
+def place_owner(place: Hashable) -> int | None:
+    """The seat a place belongs to: a seat number, or a slot key ``(kind, seat)``; None for a
+    place of no seat (``("squint",)``, ``("stack",)``)."""
+    if isinstance(place, int):
+        return place
+    return place[1] if isinstance(place, tuple) and len(place) == 2 and isinstance(place[1], int) else None
 
 
 class WorldSampler:
