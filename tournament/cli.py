@@ -37,7 +37,7 @@ from rich.progress import (
 
 from tournament.config import ConfigError, load_config, parse_config
 from tournament.results import ResumeError
-from tournament.runner import RunSummary, format_standings, run_tournament
+from tournament.runner import RunSummary, format_standings, format_throughput, run_tournament
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -69,6 +69,7 @@ class _Progress:
         self.start = time.monotonic()
         self.base: int | None = None  # games already recorded when this run started (--resume)
         self.decisions = 0
+        self.nodes: set[str] = set()  # nodes of remote tables that recorded a game (Ray executor)
         self.next_report = 0.1
         self.bar: Progress | None = None
         self.task: TaskID | None = None
@@ -83,7 +84,11 @@ class _Progress:
         filled = int(share * self.WIDTH)
         bar = "#" * filled + "-" * (self.WIDTH - filled)
         return (f"[{bar}] {done}/{total} games {100 * share:3.0f}%  {_clock(elapsed)} elapsed, "
-                f"ETA {eta}, {self.rate():,.0f} decisions/s")
+                f"ETA {eta}, {self.rate():,.0f} decisions/s{self.where()}")
+
+    def where(self) -> str:
+        """`` on N nodes`` once games come back from remote tables; empty for local tables."""
+        return f" on {len(self.nodes)} node{'s' if len(self.nodes) != 1 else ''}" if self.nodes else ""
 
     def rate(self) -> float:
         elapsed = time.monotonic() - self.start
@@ -95,6 +100,8 @@ class _Progress:
         if self.base is None:
             self.base = done - 1
         self.decisions += sum(1 for a in record.get("actions", ()) if a.get("by") == "bot")
+        if record.get("node", "local") != "local":
+            self.nodes.add(record["node"])
         if self.tty:
             self._draw(done, total)
         elif total and (done / total >= self.next_report or done == total):
@@ -107,14 +114,15 @@ class _Progress:
         if self.bar is None:
             self.bar = Progress(BarColumn(bar_width=self.WIDTH), MofNCompleteColumn(), TextColumn("games"),
                                 TaskProgressColumn(), TimeElapsedColumn(), TextColumn("ETA"),
-                                TimeRemainingColumn(), TextColumn("{task.fields[rate]} decisions/s"),
+                                TimeRemainingColumn(),
+                                TextColumn("{task.fields[rate]} decisions/s{task.fields[where]}"),
                                 console=Console(file=self.stream, force_terminal=True, stderr=True),
                                 auto_refresh=False)
             self.bar.start()
             # A resumed run starts at the games already recorded; the ETA counts only this run's.
-            self.task = self.bar.add_task("games", total=total, completed=self.base or 0, rate="0")
+            self.task = self.bar.add_task("games", total=total, completed=self.base or 0, rate="0", where="")
         assert self.task is not None
-        self.bar.update(self.task, completed=done, rate=f"{self.rate():,.0f}")
+        self.bar.update(self.task, completed=done, rate=f"{self.rate():,.0f}", where=self.where())
         self.bar.refresh()
 
     def close(self) -> None:
@@ -145,6 +153,12 @@ def _report(summary: RunSummary, quiet: bool) -> int:
         click.echo(format_standings(summary.standings))
     click.echo(f"{summary.played} games played, {summary.resumed} already recorded, {summary.skipped} skipped "
                f"(of {summary.total}); results in {summary.out_dir}", err=quiet)
+    if summary.executor != "local" and summary.nodes:
+        # Tables on a cluster: what each node played, and how fast (decisions over this run's time).
+        if not quiet:
+            click.echo(format_throughput(summary.nodes))
+        if summary.replayed:
+            click.echo(f"{summary.replayed} games of tables that died were played again by other tables", err=quiet)
     for w in summary.warnings:
         click.echo(f"warning: {w}", err=True)
     for bot, why in summary.disqualified.items():
@@ -182,7 +196,13 @@ def _run(config, out, resume, quiet, check_bots) -> int:
 @click.option("--check", is_flag=True, help="Only validate the config and print the effective config.")
 @click.option("--no-preflight", is_flag=True, help="Do not start each bot once before the tournament.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress and no table; only the summary on stderr.")
-def tournament_command(config_path, resume, out, concurrency, deals, seed, settings, check, no_preflight, quiet):
+@click.option("--executor", type=click.Choice(["local", "ray"]),
+              help="Where tables run (overrides executor.kind): this machine, or a Ray cluster.")
+@click.option("--address", metavar="ADDRESS",
+              help='Ray cluster to join (overrides executor.address; implies --executor ray): "auto", host:port, '
+                   'or "" to start Ray on this machine.')
+def tournament_command(config_path, resume, out, concurrency, deals, seed, settings, check, no_preflight, quiet,
+                       executor, address):
     """Run the tournament described by CONFIG.toml (see docs/tournament.md)."""
     overrides = {}
     for item in settings:
@@ -190,8 +210,11 @@ def tournament_command(config_path, resume, out, concurrency, deals, seed, setti
         if not sep or not key.strip():
             raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--set")
         overrides[key.strip()] = _parse_value(value.strip())
+    if address is not None and executor is None:
+        executor = "ray"
     for key, value in (("tournament.concurrency", concurrency), ("tournament.deals", deals),
-                       ("tournament.seed", seed), ("tournament.output", out)):
+                       ("tournament.seed", seed), ("tournament.output", out), ("executor.kind", executor),
+                       ("executor.address", address)):
         if value is not None:
             overrides[key] = value
     try:

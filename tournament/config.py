@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import hashlib
+import importlib.util
 import json
 import os
 import sys
@@ -33,13 +34,16 @@ EVENT_DELIVERY = ("immediate", "on-request")
 CPU_AFFINITY = ("none", "table")
 WORKERS = ("auto", "threads", "processes")
 PREFLIGHT = ("stop", "warn")  # a bot that fails its handshake before the first game: stop, or warn and play
+EXECUTOR_KINDS = ("local", "ray")  # where tables run: this machine (threads/processes) or a Ray cluster
 
 BUNDLED_BOTS_DIR = Path(__file__).resolve().parent / "bots"
 
 # Keys whose value may differ between the start of a run and its --resume without
 # changing any game's result: where the files go and how many tables run at once.
 RUN_ENVIRONMENT_KEYS = (("tournament", "output"), ("tournament", "concurrency"), ("tournament", "cpu_affinity"),
-                        ("tournament", "workers"))
+                        ("tournament", "workers"), ("executor", "kind"), ("executor", "address"),
+                        ("executor", "cpus_per_table"), ("executor", "batch_games"), ("executor", "working_dir"),
+                        ("executor", "max_attempts"), ("executor", "start_timeout_s"))
 
 
 class ConfigError(ValueError):
@@ -104,6 +108,20 @@ class Records:
 
 
 @dataclasses.dataclass(frozen=True)
+class ExecutorConfig:
+    """``[executor]``: where the tables run.  None of it changes a game's result, so all of it
+    may change between a run and its ``--resume`` (RUN_ENVIRONMENT_KEYS)."""
+
+    kind: str = "local"  # local: threads or forked processes here; ray: Ray actors on a cluster
+    address: str = ""  # ray: "" starts Ray on this machine, "auto" joins the local cluster, or host:port
+    cpus_per_table: float = 1.0  # ray: CPUs each table reserves (its bots run inside that share)
+    batch_games: int = 8  # ray: scheduled games per work unit sent to a table
+    working_dir: str = ""  # ray: folder shipped to every worker (runtime_env working_dir); "" = none
+    max_attempts: int = 3  # ray: a game whose table died this often is not played again in this run
+    start_timeout_s: float = 300.0  # ray: how long the run waits with no table running before it gives up
+
+
+@dataclasses.dataclass(frozen=True)
 class BotConfig:
     name: str
     command: tuple[str, ...]  # placeholders {python}, {bots}, {config_dir} already expanded
@@ -146,6 +164,8 @@ class TournamentConfig:
     cpu_affinity: str = "none"  # none | table: each table and its bots on one CPU
     workers: str = "auto"  # auto | threads | processes: how tables run in parallel
     preflight: str = "stop"  # stop | warn: a bot failing its handshake before the first game
+    executor: ExecutorConfig = ExecutorConfig()  # where tables run ([executor])
+    config_dir: str = "."  # the folder of the config file ({config_dir}), resolved
 
     @property
     def game_info(self) -> GameInfo:
@@ -171,6 +191,8 @@ class TournamentConfig:
             "failures": {k: dataclasses.asdict(v) for k, v in self.failures.items()},
             "bots": [dict(b) for b in self.raw_bots],
         }
+        if self.executor != ExecutorConfig():
+            out["executor"] = dataclasses.asdict(self.executor)
         if self.candidate is not None:
             out["tournament"]["candidate"] = self.candidate
         return out
@@ -179,7 +201,9 @@ class TournamentConfig:
         """Hash of everything that can change a game's result; a resume must match it."""
         eff = self.effective()
         for section, key in RUN_ENVIRONMENT_KEYS:
-            eff[section].pop(key, None)
+            eff.get(section, {}).pop(key, None)
+        if not eff.get("executor", True):
+            del eff["executor"]
         # Bots are compared as written (placeholders unexpanded), so that moving the
         # checkout or the interpreter is not mistaken for a different program.
         blob = json.dumps(eff, sort_keys=True, default=str)
@@ -285,7 +309,7 @@ def expand_placeholders(word: str, config_dir: Path) -> str:
             .replace("{config_dir}", str(config_dir)))
 
 
-TOP_KEYS = ("game", "tournament", "time", "limits", "records", "failures", "bots")
+TOP_KEYS = ("game", "tournament", "time", "limits", "records", "failures", "bots", "executor")
 GAME_KEYS = ("name", "players", "options")
 TOURNAMENT_KEYS = ("name", "format", "deals", "seed", "concurrency", "output", "candidate", "auto_play_forced",
                    "event_delivery", "cpu_affinity", "workers", "preflight")
@@ -305,6 +329,7 @@ def parse_config(doc: dict, source: str = "config", config_dir: Path | None = No
     limits = _limits_section(c, doc)
     records = _records_section(c, doc)
     failures = _failures_section(c, doc)
+    executor = _executor_section(c, doc, config_dir)
     bots, raw_bots, names, complete = _bots_section(c, doc, config_dir)
     if players is not None and complete:
         _check_field_size(c, t["format"], players, len(bots))
@@ -317,7 +342,8 @@ def parse_config(doc: dict, source: str = "config", config_dir: Path | None = No
                             name=t["name"], candidate=candidate, auto_play_forced=t["auto_play_forced"],
                             event_delivery=t["event_delivery"], time=time_control, limits=limits, records=records,
                             failures=failures, bots=tuple(bots), source=source, raw_bots=tuple(raw_bots),
-                            cpu_affinity=t["cpu_affinity"], workers=t["workers"], preflight=t["preflight"])
+                            cpu_affinity=t["cpu_affinity"], workers=t["workers"], preflight=t["preflight"],
+                            executor=executor, config_dir=str(config_dir))
 
 
 def _game_section(c: _Checker, doc: dict) -> tuple[GameInfo | None, int | None, dict]:
@@ -401,6 +427,38 @@ def _records_section(c: _Checker, doc: dict) -> Records:
     c.unknown_keys(rt, ("transcripts", "stderr"), "records")
     return Records(transcripts=c.string(rt, "transcripts", "records", "failed", KEEP_CHOICES),
                    stderr=c.string(rt, "stderr", "records", "failed", KEEP_CHOICES))
+
+
+def _executor_section(c: _Checker, doc: dict, config_dir: Path) -> ExecutorConfig:
+    """``[executor]``: local tables (the default) or Ray actors on a cluster (docs/tournament.md,
+    "Running on a cluster")."""
+    et = c.table(doc, "executor")
+    c.unknown_keys(et, tuple(f.name for f in dataclasses.fields(ExecutorConfig)), "executor")
+    d = ExecutorConfig()
+    kind = c.string(et, "kind", "executor", d.kind, EXECUTOR_KINDS)
+    if kind == "ray" and importlib.util.find_spec("ray") is None:
+        c.error("executor.kind", '"ray" needs the ray package on this machine: pip install "trickcore[ray]"')
+    address = c.string(et, "address", "executor", d.address)
+    if address is not None and address.strip() != address:
+        c.error("executor.address", f"must not start or end with spaces, got {address!r}")
+    elif address and address.startswith("ray://"):
+        c.error("executor.address", f"{address!r} is a Ray Client address, which the runner cannot use (it streams "
+                                    f"records from the tables); run the tournament on a machine of the cluster with "
+                                    f'address = "auto" or the head\'s host:port')
+    cpus = c.number(et, "cpus_per_table", "executor", d.cpus_per_table, minimum=0)
+    working_dir = c.string(et, "working_dir", "executor", d.working_dir)
+    if working_dir:
+        folder = Path(expand_placeholders(working_dir, config_dir))
+        if not folder.is_dir():
+            c.error("executor.working_dir", f"{working_dir!r} is not a directory (it is shipped to every Ray "
+                                            f"worker; relative paths are relative to the current directory)")
+    return ExecutorConfig(
+        kind=kind or d.kind, address=address or "", cpus_per_table=float(cpus),
+        batch_games=c.integer(et, "batch_games", "executor", d.batch_games, minimum=1),
+        working_dir=working_dir or "",
+        max_attempts=c.integer(et, "max_attempts", "executor", d.max_attempts, minimum=1),
+        start_timeout_s=c.number(et, "start_timeout_s", "executor", d.start_timeout_s, minimum=1),
+    )
 
 
 def _failures_section(c: _Checker, doc: dict) -> dict[str, FaultPolicy]:

@@ -14,6 +14,7 @@ import collections
 import dataclasses
 import datetime
 import random
+import socket
 import threading
 import time
 from pathlib import Path
@@ -132,18 +133,41 @@ class SeatState:
 class GameResult:
     record: dict  # one line of results.jsonl
     failed: bool  # any fault, so per-failure records (stderr) are kept
+    # With a table that collects its files (a remote table): path in the output folder -> text,
+    # for the runner to write; empty when the table wrote them itself.
+    files: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 class Table:
     """One table of a tournament with the bot sessions it owns."""
 
     def __init__(self, config: TournamentConfig, out_dir: Path | None, stop: threading.Event | None = None,
-                 cpu: int | None = None):
+                 cpu: int | None = None, node: str = "local", collect_files: bool = False):
         self.config = config
         self.out_dir = out_dir
         self.stop = stop or threading.Event()
         self.cpu = cpu  # with cpu_affinity = "table": the CPU of this table and its bots
         self.sessions: dict[str, BotSession] = {}
+        # Where the games are played, named in every record: this machine and the node of the
+        # executor ("local", or a Ray node id).
+        self.host = socket.gethostname()
+        self.node = node
+        # A remote table hands its transcripts and stderr files to the runner with each game
+        # (GameResult.files) instead of writing them: the runner is the one writer of the outputs.
+        self.collect_files = collect_files
+        self._files: dict[str, str] = {}
+
+    def write_file(self, path: Path, text: str) -> None:
+        """A per-game file of the output folder (transcript, stderr), or kept for the runner."""
+        if self.collect_files:
+            self._files[path.as_posix()] = text
+        elif self.out_dir is not None:
+            (self.out_dir / path).parent.mkdir(parents=True, exist_ok=True)
+            (self.out_dir / path).write_text(text, encoding="utf-8")
+
+    def take_files(self) -> dict[str, str]:
+        files, self._files = self._files, {}
+        return files
 
     def close(self) -> None:
         for session in self.sessions.values():
@@ -411,7 +435,7 @@ class GameRun:
         record = self._record(scores, ranks, forfeited)
         # The table thread's CPU time for this game, the record itself included.
         record["cpu_s"] = round(time.thread_time() - self.cpu_start, 6)
-        return GameResult(record, bool(self.fault_log))
+        return GameResult(record, bool(self.fault_log), self.table.take_files())
 
     def _record(self, scores: list[float], ranks: list[int], forfeited: list[int]) -> dict:
         """The game's line of results.jsonl (docs/tournament.md, "Records")."""
@@ -434,6 +458,7 @@ class GameRun:
             "runner_us": {"mean": round(sum(overheads) / len(overheads), 1) if overheads else None,
                           "max": max(overheads) if overheads else None, "decisions": len(overheads)},
             "started_at": self.started_at.isoformat(timespec="milliseconds"),
+            "host": self.table.host, "node": self.table.node,
             "duration_s": round(time.perf_counter() - self.transcript.t0, 6), "setup_s": round(self.setup_s, 6),
             "transcript": self._transcript_file(), "stderr": stderr_files,
             "record": state.to_record(),
@@ -453,21 +478,20 @@ class GameRun:
             bot_info[str(seat)] = {"name": st.session.name, "author": st.session.author}
             err = st.session.take_stderr()
             keep = cfg.records.stderr == "all" or (cfg.records.stderr == "failed" and st.faults)
-            if err and keep and out_dir is not None:
+            if err and keep and (out_dir is not None or self.table.collect_files):
                 path = Path("stderr") / f"{self.job.job_id}-seat{seat}-{st.bot}.log"
-                (out_dir / path).parent.mkdir(parents=True, exist_ok=True)
-                (out_dir / path).write_text(err, encoding="utf-8")
+                self.table.write_file(path, err)
                 stderr_files[str(seat)] = str(path)
         return notes, bot_info, stderr_files
 
     def _transcript_file(self) -> str | None:
         """Write the game's transcript if the [records] policy keeps it; its path in the output."""
         keep, out_dir = self.config.records.transcripts, self.table.out_dir
-        if out_dir is None or not (keep == "all" or (keep == "failed" and self.fault_log)):
+        if (out_dir is None and not self.table.collect_files) or not (keep == "all" or
+                                                                       (keep == "failed" and self.fault_log)):
             return None
         path = Path("transcripts") / f"{self.job.job_id}.txt"
-        (out_dir / path).parent.mkdir(parents=True, exist_ok=True)
-        (out_dir / path).write_text(self.transcript.text(), encoding="utf-8")
+        self.table.write_file(path, self.transcript.text())
         return str(path)
 
 
@@ -490,6 +514,7 @@ def standing_results(scores: list[float], ranks: list[int], forfeited: list[int]
 
 # Fields of a game record that depend on timing, not on the games' course; drop them to
 # compare two runs (see results.comparable).
+# Where a game ran (host, node, and a remote table's worker) is left out the same way.
 TIMING_FIELDS = ("started_at", "duration_s", "setup_s", "cpu_s", "think_ms", "runner_us", "transcript", "stderr",
-                 "notes")
+                 "notes", "host", "node", "table_worker")
 TIMING_ACTION_FIELDS = ("ms", "runner_us")

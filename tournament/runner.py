@@ -20,6 +20,7 @@ import os
 import queue
 import signal
 import threading
+import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -46,6 +47,55 @@ class RunSummary:
     standings: list[BotStanding]
     disqualified: dict[str, str]
     warnings: list[str]
+    executor: str = "local"  # [executor] kind
+    nodes: list[NodeThroughput] = dataclasses.field(default_factory=list)  # this invocation's games per node
+    replayed: int = 0  # games started again elsewhere because their table or node died (ray)
+
+
+@dataclasses.dataclass
+class NodeThroughput:
+    """What one node of the executor played in this invocation."""
+
+    node: str  # "local", or a Ray node id
+    host: str
+    tables: int  # tables (Ray actors) that recorded a game there
+    games: int
+    decisions: int  # bot decisions
+    seconds: float  # wall time of the invocation, from the first table started to the last record
+
+    @property
+    def rate(self) -> float:
+        return self.decisions / self.seconds if self.seconds > 0 else 0.0
+
+
+def node_throughput(records: list[dict], seconds: float) -> list[NodeThroughput]:
+    """Played games and bot decisions per node (records name their ``node`` and ``host``, and
+    remote ones their ``table_worker``), busiest node first."""
+    nodes: dict[str, NodeThroughput] = {}
+    workers: dict[str, set] = collections.defaultdict(set)
+    for rec in records:
+        if rec.get("status") != "played":
+            continue
+        node = str(rec.get("node", "local"))
+        entry = nodes.setdefault(node, NodeThroughput(node, str(rec.get("host", "")), 0, 0, 0, seconds))
+        entry.games += 1
+        entry.decisions += sum(1 for a in rec.get("actions", ()) if a.get("by") == "bot")
+        workers[node].add(rec.get("table_worker"))
+    for node, entry in nodes.items():
+        entry.tables = len(workers[node])
+    return sorted(nodes.values(), key=lambda n: (-n.games, n.node))
+
+
+def format_throughput(nodes: list[NodeThroughput]) -> str:
+    """Per-node throughput as a plain-text table."""
+    header = ["node", "host", "tables", "games", "decisions", "decisions/s"]
+    rows = [[n.node[:12], n.host, str(n.tables), str(n.games), str(n.decisions), f"{n.rate:,.0f}"] for n in nodes]
+    if len(nodes) > 1:
+        seconds = max(n.seconds for n in nodes)
+        total = sum(n.decisions for n in nodes)
+        rows.append(["all", "", str(sum(n.tables for n in nodes)), str(sum(n.games for n in nodes)), str(total),
+                     f"{total / seconds if seconds > 0 else 0.0:,.0f}"])
+    return tables.render(header, rows, right=[2, 3, 4, 5])
 
 
 ProgressCallback = Callable[[int, int, dict], None]
@@ -262,7 +312,7 @@ def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, 
     existing = store.open(config, resume)
     try:
         dump_effective(config, out / EFFECTIVE_CONFIG_FILE)
-        run = _TournamentRun(config, out, store, existing, check_bots)
+        run = _run_class(config)(config, out, store, existing, check_bots)
         run.start_tables()
         run.collect(progress)
         return run.finish()
@@ -270,17 +320,32 @@ def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, 
         store.close()
 
 
+def _run_class(config: TournamentConfig) -> type[_TournamentRun]:
+    """The executor of ``[executor] kind``: local tables (:class:`_TournamentRun`), or Ray
+    actors (:class:`tournament.executor_ray.RayTournamentRun`, imported only when asked for)."""
+    if config.executor.kind == "ray":
+        from tournament.executor_ray import RayTournamentRun
+
+        return RayTournamentRun
+    return _TournamentRun
+
+
 class _TournamentRun:
     """One invocation of a tournament: a queue of pending games, worker threads each driving a
     table (in this process or a forked one), and the main thread as the single writer of the
-    records, counting faults towards disqualifications as games end."""
+    records, counting faults towards disqualifications as games end.
+
+    This is the local executor.  Another executor subclasses it and replaces how tables are
+    started and how outcomes reach the main thread (``_preflight``, ``start_tables``,
+    ``collect``); recording, disqualification and the outputs stay here."""
 
     def __init__(self, config: TournamentConfig, out: Path, store: ResultStore, existing: dict[str, dict],
                  check_bots: bool) -> None:
         self.config, self.out, self.store, self.existing = config, out, store, existing
         self.schedule = build_schedule(config)
         self.pending = [job for job in self.schedule if job.job_id not in existing]
-        self.warnings = preflight(config) if (check_bots and self.pending) else []
+        self.started = time.monotonic()
+        self.warnings = self._preflight() if (check_bots and self.pending) else []
         if self.warnings and config.preflight == "stop":
             # Hundreds of forfeits help nobody: a bot that cannot start stops the run up front.
             raise ConfigError([*self.warnings, 'nothing was played; fix the bot, or set tournament.preflight = "warn" '
@@ -301,9 +366,15 @@ class _TournamentRun:
         self.errors: list[str] = []
         self.interrupted = False
         self.new_records: list[dict] = []
+        self.replayed = 0
+        self.last_record = self.started
+
+    def _preflight(self) -> list[str]:
+        return preflight(self.config)
 
     # ---- tables and workers -----------------------------------------------------------
     def start_tables(self) -> None:
+        self.started = self.last_record = time.monotonic()
         n_tables = min(self.config.concurrency, len(self.pending))
         if use_processes(self.config, n_tables):
             # Table processes are forked here, by the main thread, before any worker thread runs.
@@ -402,6 +473,7 @@ class _TournamentRun:
             return False
         self.store.append(payload)
         self.new_records.append(payload)
+        self.last_record = time.monotonic()
         if kind == "played":
             self.played += 1
         else:
@@ -412,8 +484,10 @@ class _TournamentRun:
         all_records = list(self.existing.values()) + self.new_records
         standings = compute_standings(self.config, all_records, self.disqualified)
         write_outputs(self.config, self.out, all_records, standings, self.disqualified)
+        nodes = node_throughput(self.new_records, self.last_record - self.started)
         return RunSummary(self.out, len(self.schedule), self.played, len(self.existing), self.skipped, self.errors,
-                          self.interrupted, standings, self.disqualified, self.warnings)
+                          self.interrupted, standings, self.disqualified, self.warnings, self.config.executor.kind,
+                          nodes, self.replayed)
 
 
 STANDINGS_COLUMNS = ("bot", "games", "mean_score", "ci95", "mean_rank", "win_share", "mu", "sigma", "ordinal",

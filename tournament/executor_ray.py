@@ -1,0 +1,482 @@
+"""Tables on a Ray cluster: ``[executor] kind = "ray"`` (docs/tournament.md, "Running on a cluster").
+
+Each table is a Ray actor (:class:`TableWorker`) that owns a :class:`~tournament.match.Table`
+and its bot processes on whatever node Ray placed it.  The unit of work is a **batch**: a
+table plays a run of scheduled games (deal seeds and seatings come from the schedule, as
+locally) and yields each game's record as the game ends (a Ray streaming generator), so the
+runner records games one by one while the batch goes on.  The runner (this process) stays
+the single writer of ``results.jsonl`` and of every other output file: a remote table sends
+its transcripts and stderr files along with the record.
+
+Faults: when a table's actor or its whole node dies, the games of its batches that have
+not come back are put at the front of the queue and played again by another table (a new
+actor, with new bot processes); the games that came back are kept.  A game is recorded at
+most once (the runner drops any second record of a job), and a game whose table died
+``max_attempts`` times is reported as a runner error, not recorded, so ``--resume`` tries it
+again.  Ctrl-C, SIGTERM and ``--resume`` work as with local tables.
+
+Bots are started by the tables, so their commands must work on every node: placeholders
+(``{python}``, ``{bots}``, ``{config_dir}``) are expanded on the node itself, and
+``[executor] working_dir`` ships a folder (bots, data) to every node with Ray's runtime
+environment; ``{config_dir}`` then points into the shipped copy.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import importlib.metadata
+import math
+import os
+import socket
+import threading
+import time
+import traceback
+from pathlib import Path
+
+import ray
+
+from tournament.config import ConfigError, TournamentConfig, parse_config
+from tournament.match import RECORD_FORMAT, GameAborted, Table
+from tournament.process import kill_all
+from tournament.runner import ProgressCallback, _disqualifications, _fault_totals, _TournamentRun, preflight
+from tournament.schedule import Job
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("trickcore")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def worker_config(doc: dict, source: str, config_dir: str, shipped: str | None) -> TournamentConfig:
+    """The tournament's config as a worker sees it: the effective config parsed again on the
+    node, so that ``{python}`` and ``{bots}`` are this node's interpreter and bundled bots.
+    ``{config_dir}`` is the driver's folder of the config, or, when that folder was shipped
+    with ``working_dir`` (``shipped`` = its path inside working_dir), the node's copy of it."""
+    here = Path(config_dir)
+    if shipped is not None:
+        here = (Path.cwd() / shipped).resolve()  # the worker runs inside its copy of working_dir
+    return parse_config(doc, source, here)
+
+
+class TableWorker:
+    """One table on a Ray node (a Ray actor): plays batches of games and yields their outcomes.
+
+    ``play`` runs in the actor's default group, one batch after another; ``disqualify`` and
+    ``interrupt`` run in a control group of their own, so the runner reaches a table that is
+    in the middle of a batch."""
+
+    def __init__(self, doc: dict, source: str, config_dir: str, shipped: str | None, fingerprint: str,
+                 totals: dict[str, dict[str, int]], disqualified: dict[str, str]) -> None:
+        context = ray.get_runtime_context()
+        self.node = context.get_node_id()
+        self.worker = context.get_actor_id()[:12]
+        self.problems: list[str] = []
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.totals: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+        for bot, counts in totals.items():
+            self.totals[bot].update(counts)
+        self.disqualified = dict(disqualified)
+        self.table: Table | None = None
+        try:
+            self.config = worker_config(doc, source, config_dir, shipped)
+        except ConfigError as exc:
+            self.problems = list(exc.problems)
+            return
+        if self.config.fingerprint() != fingerprint:
+            self.problems = [f"the config reads differently on this node (trickcore {_version()} here): install "
+                             f"the runner's trickcore version on every node"]
+            return
+        self.table = Table(self.config, None, self.stop, node=self.node, collect_files=True)
+
+    def hello(self) -> dict:
+        """Where this table runs, and any problem with the config on its node."""
+        return {"node": self.node, "host": socket.gethostname(), "pid": os.getpid(), "worker": self.worker,
+                "version": _version(), "problems": self.problems}
+
+    def check_bots(self) -> tuple[list[str], list[str]]:
+        """The preflight (each bot started once) on this node: (config problems, warnings)."""
+        try:
+            return [], preflight(self.config)
+        except ConfigError as exc:
+            return list(exc.problems), []
+
+    def play(self, jobs: list[Job]):
+        """Play the batch; yield ``(kind, job id, payload, files)`` as each game ends: ``played``
+        with its record, ``skipped`` (a bot disqualified), or ``error`` (a runner error)."""
+        assert self.table is not None
+        for job in jobs:
+            if self.stop.is_set():
+                return
+            with self.lock:
+                out_bots = [b for b in job.bots if b in self.disqualified]
+                reason = f"{out_bots[0]} disqualified: {self.disqualified[out_bots[0]]}" if out_bots else None
+            if reason:
+                yield ("skipped", job.job_id, {"format": RECORD_FORMAT, "status": "skipped", **job.to_dict(),
+                                               "reason": reason}, {})
+                continue
+            try:
+                result = self.table.play(job)
+            except GameAborted:
+                return
+            except Exception:
+                self.table.close()  # a table in an unknown state starts afresh
+                yield ("error", job.job_id, traceback.format_exc(), {})
+                continue
+            record = result.record
+            record["table_worker"] = self.worker
+            with self.lock:  # this table's own faults disqualify at once, as with a local table
+                for seat, counts in enumerate(record.get("fault_counts", [])):
+                    self.totals[job.bots[seat]].update(counts)
+                for bot, why in _disqualifications(self.config, self.totals).items():
+                    self.disqualified.setdefault(bot, why)
+            yield ("played", job.job_id, record, result.files)
+
+    @ray.method(concurrency_group="control")
+    def disqualify(self, disqualified: dict[str, str]) -> None:
+        """Disqualifications decided by the runner (from every table's games)."""
+        with self.lock:
+            for bot, why in disqualified.items():
+                self.disqualified.setdefault(bot, why)
+
+    @ray.method(concurrency_group="control")
+    def interrupt(self) -> None:
+        """Ctrl-C: stop the game in progress (not recorded) and kill every bot process."""
+        self.stop.set()
+        kill_all()
+
+    def close(self) -> None:
+        """No more games: ``quit`` to the bots."""
+        if self.table is not None:
+            self.table.close()
+
+
+RemoteTableWorker = ray.remote(concurrency_groups={"control": 1})(TableWorker)
+
+
+@dataclasses.dataclass
+class _Batch:
+    jobs: list[Job]
+    stream: object  # the ray.ObjectRefGenerator of TableWorker.play
+    left: list[str]  # job ids not yet reported, in order
+
+
+@dataclasses.dataclass
+class _Slot:
+    """A table: its actor, whether it has said hello, its batches in flight."""
+
+    actor: object
+    hello: object  # the ObjectRef of hello(), until it is answered
+    created: float
+    node: str = ""
+    host: str = ""
+    ready: bool = False
+    batches: list[_Batch] = dataclasses.field(default_factory=list)
+
+
+class RayTournamentRun(_TournamentRun):
+    """The tournament run with tables as Ray actors (see the module's docstring).  Recording,
+    disqualification and the outputs are the local run's; this class starts the tables,
+    hands out batches and turns what comes back into the outcomes the runner records."""
+
+    AHEAD = 2  # batches in flight per table: the next one waits at the table, so it never idles
+
+    def _preflight(self) -> list[str]:
+        """The preflight runs on a worker: the bots must start where the games are played."""
+        self._connect()
+        try:
+            slot = self._new_slot()
+            self.slots.append(slot)
+            self._await_hello(slot)
+            problems, warnings = ray.get(slot.actor.check_bots.remote())
+        except BaseException:
+            self._teardown()
+            raise
+        if problems:
+            self._teardown()
+            raise ConfigError([f"on node {slot.node[:12]} ({slot.host}): {p}" for p in problems], self.config.source)
+        if warnings and self.config.preflight == "stop":
+            self._teardown()
+        return warnings
+
+    # ---- Ray ------------------------------------------------------------------------------
+    def _connect(self) -> None:
+        if getattr(self, "slots", None) is not None:
+            return
+        self.slots: list[_Slot] = []
+        self.owns_ray = False
+        ex = self.config.executor
+        self.shipped: str | None = None
+        self.runtime_env: dict = {}
+        if ex.working_dir:
+            from tournament.config import expand_placeholders
+
+            folder = Path(expand_placeholders(ex.working_dir, Path(self.config.config_dir))).resolve()
+            self.runtime_env = {"working_dir": str(folder)}
+            config_dir = Path(self.config.config_dir).resolve()
+            if config_dir == folder or folder in config_dir.parents:
+                self.shipped = str(config_dir.relative_to(folder))
+        if ray.is_initialized():
+            return  # the caller's connection (an embedding program, a test's cluster) is used as it is
+        kwargs: dict = {"include_dashboard": False, "logging_level": "ERROR", "configure_logging": True}
+        if ex.address:
+            ray.init(address=ex.address, **kwargs)
+        else:
+            # A Ray instance on this machine, for this run: room for every table.
+            cpus = max(os.cpu_count() or 1, math.ceil(self.config.concurrency * ex.cpus_per_table))
+            ray.init(address="local", num_cpus=cpus, **kwargs)
+        self.owns_ray = True
+
+    def _teardown(self) -> None:
+        for slot in getattr(self, "slots", []):
+            try:
+                ray.kill(slot.actor)
+            except Exception:
+                pass
+        self.slots = []
+        if getattr(self, "owns_ray", False):
+            ray.shutdown()
+            self.owns_ray = False
+
+    def _new_slot(self) -> _Slot:
+        ex, config = self.config.executor, self.config
+        doc = config.effective()
+        doc.pop("executor", None)  # read on the driver; a worker needs none of it
+        options: dict = {"num_cpus": ex.cpus_per_table, "max_restarts": 0, "max_task_retries": 0}
+        if self.runtime_env:
+            options["runtime_env"] = self.runtime_env
+        known = getattr(self, "totals", None)
+        if known is None:  # the preflight's table, started before the runner counted the resumed games
+            known = _fault_totals(self.existing.values())
+        totals = {bot: dict(counts) for bot, counts in known.items()}
+        actor = RemoteTableWorker.options(**options).remote(
+            doc, config.source, str(Path(config.config_dir).resolve()), self.shipped, config.fingerprint(), totals,
+            dict(getattr(self, "disqualified", {})))
+        return _Slot(actor, actor.hello.remote(), time.monotonic())
+
+    def _await_hello(self, slot: _Slot) -> None:
+        """Wait for the first table (the preflight runs there)."""
+        ready, _ = ray.wait([slot.hello], timeout=self.config.executor.start_timeout_s)
+        if not ready:
+            raise ConfigError([f"executor: no table started within start_timeout_s = "
+                               f"{self.config.executor.start_timeout_s:g} s (does the cluster have "
+                               f"{self.config.executor.cpus_per_table:g} free CPUs for one table?)"],
+                              self.config.source)
+        self._hello(slot, ray.get(slot.hello))
+
+    def _hello(self, slot: _Slot, info: dict) -> None:
+        slot.node, slot.host, slot.ready, slot.hello = info["node"], info["host"], True, None
+        if info["problems"]:
+            raise ConfigError([f"on node {slot.node[:12]} ({slot.host}): {p}" for p in info["problems"]],
+                              self.config.source)
+
+    # ---- the run --------------------------------------------------------------------------
+    def start_tables(self) -> None:
+        self.started = self.last_record = time.monotonic()
+        self._connect()
+        self.queue: collections.deque[Job] = collections.deque(self.pending)
+        self.attempts: collections.Counter[str] = collections.Counter()
+        self.accounted: set[str] = set()
+        self.tables = min(self.config.concurrency, len(self.pending))
+        self.start_failures = 0  # tables in a row that died before they said hello
+        self.progress_at = time.monotonic()  # when a table last said hello or a game last came back
+        if not self.pending:
+            return
+        cluster_cpus = ray.cluster_resources().get("CPU", 0)
+        wanted = self.tables * self.config.executor.cpus_per_table
+        if wanted > cluster_cpus:
+            self.warnings.append(f"the Ray cluster has {cluster_cpus:g} CPUs, fewer than the {wanted:g} that "
+                                 f"{self.tables} tables of {self.config.executor.cpus_per_table:g} CPUs need: "
+                                 f"the others wait for room")
+        while len(self.slots) < self.tables:
+            self.slots.append(self._new_slot())
+
+    def collect(self, progress: ProgressCallback | None) -> None:
+        """Hand out batches and record what comes back until every pending game is accounted
+        for; tables that die give their unfinished games back to the queue."""
+        self.progress = progress
+        try:
+            while len(self.accounted) < len(self.pending) and not self._given_up():
+                self._dispatch()
+                waiting = [s.hello for s in self.slots if not s.ready] + \
+                          [b.stream for s in self.slots if s.ready for b in s.batches]
+                if not waiting:
+                    if not self._stalled():
+                        self._replace_tables()
+                        time.sleep(0.05)
+                        continue
+                    break
+                ready, _ = ray.wait(waiting, num_returns=1, timeout=0.5)
+                for item in ready:
+                    self._arrived(item)
+                if not ready and self._stalled():
+                    break
+        except KeyboardInterrupt:
+            self.interrupted = True
+            self._interrupt_tables()
+        finally:
+            self._close_tables()
+
+    def _given_up(self) -> bool:
+        """Tables keep dying before they start (a runtime environment that cannot be set up, a
+        node without trickcore): stop instead of starting them for ever."""
+        limit = max(3, self.tables * self.config.executor.max_attempts)
+        if self.start_failures < limit:
+            return False
+        left = len(self.pending) - len(self.accounted)
+        self.errors.append(f"{self.start_failures} tables in a row died before they started (the warnings say why); "
+                           f"{left} games not played (--resume plays them)")
+        return True
+
+    def _stalled(self) -> bool:
+        """No table has run for start_timeout_s: give up on the rest (a resume plays it)."""
+        if any(s.ready for s in self.slots) or time.monotonic() - self.progress_at < \
+                self.config.executor.start_timeout_s:
+            return False
+        left = len(self.pending) - len(self.accounted)
+        self.errors.append(f"no table of the Ray cluster has been running for start_timeout_s = "
+                           f"{self.config.executor.start_timeout_s:g} s; {left} games not played (--resume plays them)")
+        return True
+
+    def _replace_tables(self) -> None:
+        """Start tables for those that died, as long as there are games left for them."""
+        unfinished = len(self.queue) + sum(len(b.left) for s in self.slots for b in s.batches)
+        while len(self.slots) < min(self.tables, unfinished):
+            self.slots.append(self._new_slot())
+
+    def _dispatch(self) -> None:
+        """Give each running table up to AHEAD batches; skip games of disqualified bots here."""
+        size = self.config.executor.batch_games
+        for slot in self.slots:
+            while slot.ready and len(slot.batches) < self.AHEAD and self.queue:
+                jobs: list[Job] = []
+                while self.queue and len(jobs) < size:
+                    job = self.queue.popleft()
+                    out_bots = [b for b in job.bots if b in self.disqualified]
+                    if out_bots:
+                        self._outcome("skipped", job, {"format": RECORD_FORMAT, "status": "skipped", **job.to_dict(),
+                                                       "reason": f"{out_bots[0]} disqualified: "
+                                                                 f"{self.disqualified[out_bots[0]]}"}, {})
+                    else:
+                        jobs.append(job)
+                if jobs:
+                    stream = slot.actor.play.options(num_returns="streaming").remote(jobs)
+                    slot.batches.append(_Batch(jobs, stream, [j.job_id for j in jobs]))
+        self._replace_tables()
+
+    def _arrived(self, item) -> None:
+        if not isinstance(item, ray.ObjectRefGenerator):
+            slot = next(s for s in self.slots if s.hello is not None and s.hello == item)
+            try:
+                info = ray.get(item)
+            except ray.exceptions.RayError as exc:
+                self.start_failures += 1
+                self._died(slot, f"it could not start: {_why(exc)}")
+                return
+            self._hello(slot, info)
+            self.start_failures = 0
+            self.progress_at = time.monotonic()
+            return
+        slot, batch = next((s, b) for s in self.slots for b in s.batches if b.stream is item)
+        try:
+            ref = next(item)
+        except StopIteration:
+            slot.batches.remove(batch)
+            if batch.left:  # a batch that ended early (its table was stopped) gives its games back
+                self._requeue(batch.left, batch.jobs)
+            return
+        try:
+            kind, job_id, payload, files = ray.get(ref)
+        except ray.exceptions.RayError as exc:
+            self._died(slot, _why(exc))
+            return
+        self.progress_at = time.monotonic()
+        if job_id in batch.left:
+            batch.left.remove(job_id)
+        job = next(j for j in batch.jobs if j.job_id == job_id)
+        self._outcome(kind, job, payload, files)
+
+    def _outcome(self, kind: str, job: Job, payload, files: dict[str, str]) -> None:
+        """Record one game (once: a job already accounted for is dropped)."""
+        if job.job_id in self.accounted:
+            return
+        self.accounted.add(job.job_id)
+        if kind == "played":
+            for path, text in files.items():  # the runner writes every output file
+                target = self.out / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+            for seat, counts in enumerate(payload.get("fault_counts", [])):
+                self.totals[job.bots[seat]].update(counts)
+            new = {bot: why for bot, why in _disqualifications(self.config, self.totals).items()
+                   if bot not in self.disqualified}
+            if new:
+                self.disqualified.update(new)
+                for slot in self.slots:
+                    slot.actor.disqualify.remote(new)
+        if self._record(kind, job, payload) and self.progress:
+            self.progress(len(self.accounted) + len(self.existing), len(self.schedule), payload)
+
+    def _requeue(self, job_ids: list[str], jobs: list[Job]) -> None:
+        """Games of a dead table go to the front of the queue, in schedule order; one whose
+        table died max_attempts times is a runner error (not recorded; --resume retries it)."""
+        by_id = {j.job_id: j for j in jobs}
+        again = []
+        for job_id in job_ids:
+            if job_id in self.accounted:
+                continue
+            self.attempts[job_id] += 1
+            if self.attempts[job_id] >= self.config.executor.max_attempts:
+                self.accounted.add(job_id)
+                self.errors.append(f"game {job_id}: runner error (not recorded; --resume retries it): its table "
+                                   f"died {self.attempts[job_id]} times while it was to be played "
+                                   f"(executor.max_attempts = {self.config.executor.max_attempts})")
+            else:
+                again.append(by_id[job_id])
+        self.replayed += len(again)
+        self.queue.extendleft(reversed(again))
+
+    def _died(self, slot: _Slot, why: str) -> None:
+        """A table's actor (or its node) is gone: its unfinished games are played elsewhere."""
+        where = f"node {slot.node[:12]} ({slot.host})" if slot.node else "a node"
+        left = [(job_id, b.jobs) for b in slot.batches for job_id in b.left]
+        self.warnings.append(f"a table on {where} died ({why}); {len(left)} unfinished games of its batches "
+                             f"are played again by another table")
+        for job_id, jobs in left:
+            self._requeue([job_id], jobs)
+        self.slots.remove(slot)
+        try:
+            ray.kill(slot.actor)
+        except Exception:
+            pass
+
+    def _interrupt_tables(self) -> None:
+        calls = [s.actor.interrupt.remote() for s in self.slots if s.ready]
+        try:
+            ray.wait(calls, num_returns=len(calls), timeout=5)
+        except Exception:
+            pass
+
+    def _close_tables(self) -> None:
+        """No more games: each table says quit to its bots; then the actors go."""
+        calls = [s.actor.close.remote() for s in self.slots if s.ready and not self.interrupted]
+        if calls:
+            try:
+                ray.wait(calls, num_returns=len(calls), timeout=30)
+            except Exception:
+                pass
+        self._teardown()
+
+    def finish(self):
+        summary = super().finish()
+        self._teardown()
+        return summary
+
+
+def _why(exc: BaseException) -> str:
+    """The first line of a Ray error, which says what happened (the rest is a long traceback)."""
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}".strip()
