@@ -9,8 +9,10 @@ functions (a lazy import is still a dependency).  The layers, top to bottom::
     cli          trickcore.cli (finds the runner's commands through an entry-point group)
     runner       tournament.*
     api          trickcore (the package: re-exports the public names)
+    integrations trickcore.integrations.* (OpenSpiel and PettingZoo adapters, optional extras)
     games        trickcore.games.*, trickcore.policies.*, trickcore.bot, trickcore.bench,
-                 trickcore.search, trickcore.mirror (search and bots over the games)
+                 trickcore.search, trickcore.mirror (search and bots over the games),
+                 trickcore.encodings.* (dense actions and tensors built from the games' views)
     interface    trickcore.game (the one game-state interface), trickcore.worlds (its world sampling)
     bindings     trickcore._core, trickcore._bench, trickcore.cffi_binding (over the C core)
     base         trickcore.errors, trickcore.protocol, trickcore.tables (no trickcore imports)
@@ -28,7 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("trickcore", "tournament")
-LAYERS = ("base", "bindings", "interface", "games", "api", "runner", "cli")
+LAYERS = ("base", "bindings", "interface", "games", "integrations", "api", "runner", "cli")
 
 
 def layer_of(module: str) -> str:
@@ -42,7 +44,9 @@ def layer_of(module: str) -> str:
         return "base"
     if module in ("trickcore._core", "trickcore._bench", "trickcore._ccore", "trickcore.cffi_binding"):
         return "bindings"
-    if module.startswith(("trickcore.games", "trickcore.policies")) or module in (
+    if module.startswith("trickcore.integrations"):
+        return "integrations"
+    if module.startswith(("trickcore.games", "trickcore.policies", "trickcore.encodings")) or module in (
             "trickcore.bot", "trickcore.bench", "trickcore.search", "trickcore.mirror"):
         return "games"
     if module in ("trickcore.game", "trickcore.worlds"):
@@ -147,7 +151,7 @@ def main(argv: list[str]) -> int:
             layer_edges[key] = layer_edges.get(key, 0) + 1
     print("layer graph (importer -> imported: module edges)")
     for (a, b), n in sorted(layer_edges.items(), key=lambda kv: (-LAYERS.index(kv[0][0]), kv[0][1])):
-        print(f"  {a:9} -> {b:9} {n:3d}")
+        print(f"  {a:12} -> {b:12} {n:3d}")
     if "--modules" in argv:
         print("module edges")
         for a, b in sorted(graph):

@@ -1,0 +1,51 @@
+"""Encodings of every game for machine learning: a dense action index (``num_distinct_actions``)
+with legal-action masks, a fixed-shape ``float32`` tensor per seat built from exactly what
+``observation(seat)`` holds, and observation and information-state strings.
+
+    from trickcore.encodings import encoding
+    enc = encoding("sticheln", 4, {"verkehrt": True})
+    enc.num_distinct_actions, enc.shape
+    enc.tensor(state.observation(seat)), enc.legal_mask(state)
+    state.apply_action(enc.action_of(index))
+
+They need numpy (``pip install "trickcore[pettingzoo]"`` or ``"trickcore[openspiel]"`` bring it).
+The OpenSpiel and PettingZoo adapters (``trickcore.integrations``) are built on them; every field
+is documented in the game's page, docs/games/<game>.md, section "Tensor encoding".
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from typing import Any
+
+from trickcore.encodings.base import CardEncoding, Encoding, Field
+from trickcore.games import get_game
+
+__all__ = ["CardEncoding", "Encoding", "Field", "GAMES", "encoding"]
+
+#: Game name -> the module and class of its encoding.
+GAMES = {
+    "beim-jupiter": ("trickcore.encodings.beim_jupiter", "BeimJupiterEncoding"),
+    "sticheln": ("trickcore.encodings.sticheln", "StichelnEncoding"),
+    "hattrick": ("trickcore.encodings.hattrick", "HattrickEncoding"),
+    "squint": ("trickcore.encodings.squint", "SquintEncoding"),
+    "klaberjass": ("trickcore.encodings.klaberjass", "KlaberjassEncoding"),
+    "reference": ("trickcore.encodings.reference", "ReferenceEncoding"),
+}
+
+_CACHE: dict[tuple[str, int, str], Encoding] = {}
+
+
+def encoding(game: str, players: int, options: dict[str, Any] | None = None) -> Encoding:
+    """The encoding of one configuration (options are checked and completed as ``new_game``
+    does); built once and shared."""
+    info = get_game(game)
+    info.check_players(players)
+    resolved = info.resolve_options(options, players)
+    key = (info.name, players, json.dumps(resolved, sort_keys=True))
+    enc = _CACHE.get(key)
+    if enc is None:
+        module, cls = GAMES[info.name]
+        enc = _CACHE[key] = getattr(importlib.import_module(module), cls)(players, resolved)
+    return enc

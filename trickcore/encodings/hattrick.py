@@ -1,0 +1,91 @@
+"""Hattrick: dense actions and the tensor of a seat's view (docs/games/hattrick.md, "Tensor
+encoding"; the view is the one of docs/rules/sticheln.md §7.2).
+
+Cards (C): the cards in use for the player count (§1.3), in id order (R, B, G; value)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from trickcore.encodings.base import CardEncoding
+from trickcore.game import Observation
+from trickcore.games import hattrick as ht
+
+PLAY_KINDS = ("open", "join", "pass")
+
+
+class HattrickEncoding(CardEncoding):
+    game = "hattrick"
+    DECISIONS = ("play",)
+    TRICK_KEY = ""          # the double trick has its own blocks (plays with what they did)
+    TRICKS_KEY = ""
+
+    def __init__(self, players: int, options: dict[str, Any]):
+        low, self.hand_size = ht.SETUP[players]
+        self.used = [ht.card_id(col, v) for col in range(3) for v in range(low, ht.TOP + 1)]
+        self._cards_setup([ht.DECK.names[c] for c in self.used])
+        super().__init__(players, options)
+
+    def _action_ids(self) -> Iterable[int]:
+        return self.used
+
+    def _layout(self) -> None:
+        n, c = self.players, self.n_cards
+        self._common_layout()
+        self.o_kind = self._field("trick_plays", (n, len(PLAY_KINDS)),
+                                  "what each relative seat's card in the open double trick did: "
+                                  + ", ".join(PLAY_KINDS))
+        self.o_open = self._field("open_colours", (2, 3),
+                                  "row 0: colour of the first open trick, row 1: of the second (R, B, G)")
+        self.o_game = self._field("game", (2,), "the game number and the number of games of the match")
+        self.o_dealer = self._field("dealer", (n,), "one-hot: relative seat of the dealer")
+        self.o_first = self._field("game_leader", (n,), "one-hot: relative seat that led the game's first trick")
+        self.o_stacks = self._field("won", (n, c), "cards in each relative seat's stacks (won cards)")
+        self.o_passed = self._field("passed", (n, c), "each relative seat's pass cards")
+        self.o_current = self._field("current_scores", (n,), "each relative seat's score of this game so far (H7)")
+
+    def _fill(self, obs: Observation, ones: list[int], at: list[int], values: list[float]) -> None:
+        self._fill_common(obs, ones, at, values)
+        n, c, ci = self.players, self.n_cards, self.card_index
+        me = obs["seat"]
+        cur = obs["double_trick"]
+        if cur:
+            self._seat(self.o_leader, cur["leader"], me, ones)
+            for play in cur["plays"]:
+                rel = (play["seat"] - me) % n
+                ones.append(self.o_trick + rel * c + ci[play["card"]])
+                ones.append(self.o_kind + rel * 3 + PLAY_KINDS.index(play["action"]))
+            for i, col in enumerate(cur["open"]):
+                ones.append(self.o_open + i * 3 + ht.COLOURS.index(col))
+        played = self.o_played
+        won: dict[int, float] = {}
+        for t in obs["double_tricks"]:
+            for play in t["plays"]:
+                ones.append(played + (play["seat"] - me) % n * c + ci[play["card"]])
+            for winner in t["winners"].values():
+                key = self.o_won + (winner - me) % n
+                won[key] = won.get(key, 0.0) + 1.0
+        at.extend(won)
+        values.extend(won.values())
+        at += (self.o_game, self.o_game + 1)
+        values += (float(obs["game_number"]), float(obs["games"]))
+        self._seat(self.o_dealer, obs["dealer"], me, ones)
+        self._seat(self.o_first, obs["leader"], me, ones)
+        for s, stacks in enumerate(obs["stacks"]):
+            base = self.o_stacks + (s - me) % n * c
+            for cards in stacks.values():
+                for name in cards:
+                    ones.append(base + ci[name])
+        for s, cards in enumerate(obs["passed"]):
+            base = self.o_passed + (s - me) % n * c
+            for name in cards:
+                ones.append(base + ci[name])
+        self._numbers(self.o_current, obs.get("current_scores"), me, at, values)
+
+    def score_bounds(self) -> tuple[float, float]:
+        bound = float(3 * self.n_cards * self.options["games"])
+        return -bound, bound
+
+    def max_game_length(self) -> int:
+        return int(self.options["games"]) * self.players * self.hand_size
