@@ -4,7 +4,8 @@
 * ``trickcore tournament CONFIG.toml [--resume] [--out DIR] ...``
 * ``trickcore match GAME BOT_CMD... [--players N] ...`` -- an ad-hoc match without a TOML file
 * ``trickcore compliance [--game G] -- BOT_CMD...``   -- check a bot against the protocol
-* ``trickcore replay RESULTS.jsonl [--job ID] [--seat N]`` -- show a recorded game
+* ``trickcore replay RESULTS.jsonl [--job ID] [--seat N] [--html OUT]`` -- show a recorded game (or write its page)
+* ``trickcore report RUN_DIR`` -- the HTML report of a run (also written after ``tournament`` unless --no-report)
 * ``trickcore margin RUN_DIR BOT...`` -- BOT's score margin over the others per deal, 95% interval
 
 Exit codes: 0 success, 1 runner errors or bot non-compliance, 2 bad config or usage,
@@ -36,6 +37,7 @@ from rich.progress import (
 )
 
 from tournament.config import ConfigError, load_config, parse_config
+from tournament.report import capture_environment, finish_run, report_command
 from tournament.results import ResumeError
 from tournament.runner import RunSummary, format_standings, format_throughput, run_tournament
 
@@ -171,9 +173,10 @@ def _report(summary: RunSummary, quiet: bool) -> int:
     return 1 if summary.errors else 0
 
 
-def _run(config, out, resume, quiet, check_bots) -> int:
+def _run(config, out, resume, quiet, check_bots, html_report=True) -> int:
     progress = _Progress(quiet)
     _install_sigterm()
+    environment = capture_environment()
     try:
         summary = run_tournament(config, out, resume=resume, progress=progress, check_bots=check_bots)
     except (ConfigError, ResumeError) as exc:
@@ -181,7 +184,10 @@ def _run(config, out, resume, quiet, check_bots) -> int:
         click.echo(f"error: {exc}", err=True)
         return 2
     progress.close()
-    return _report(summary, quiet)
+    code = _report(summary, quiet)
+    for line in finish_run(summary, environment, html_report):  # environment.json and report.html
+        click.echo(line, err=quiet or line.startswith("warning"))
+    return code
 
 
 @click.command("tournament")
@@ -196,13 +202,14 @@ def _run(config, out, resume, quiet, check_bots) -> int:
 @click.option("--check", is_flag=True, help="Only validate the config and print the effective config.")
 @click.option("--no-preflight", is_flag=True, help="Do not start each bot once before the tournament.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress and no table; only the summary on stderr.")
+@click.option("--no-report", is_flag=True, help="Do not write the HTML report (report.html) at the end.")
 @click.option("--executor", type=click.Choice(["local", "ray"]),
               help="Where tables run (overrides executor.kind): this machine, or a Ray cluster.")
 @click.option("--address", metavar="ADDRESS",
               help='Ray cluster to join (overrides executor.address; implies --executor ray): "auto", host:port, '
                    'or "" to start Ray on this machine.')
 def tournament_command(config_path, resume, out, concurrency, deals, seed, settings, check, no_preflight, quiet,
-                       executor, address):
+                       no_report, executor, address):
     """Run the tournament described by CONFIG.toml (see docs/tournament.md)."""
     overrides = {}
     for item in settings:
@@ -227,7 +234,7 @@ def tournament_command(config_path, resume, out, concurrency, deals, seed, setti
 
         click.echo(tomli_w.dumps(config.effective()), nl=False)
         return
-    sys.exit(_run(config, None, resume, quiet, not no_preflight))
+    sys.exit(_run(config, None, resume, quiet, not no_preflight, not no_report))
 
 
 @click.command("match")
@@ -332,7 +339,10 @@ def _load_record(path: str, job: str | None) -> dict:
 @click.option("--seat", type=int, help="Show the game exactly as this seat saw it: its view and options before "
                                        "each of its decisions, its own actions, and the events it was sent "
                                        "(other seats' hidden choices stay hidden). Default: omniscient.")
-def replay_command(path, job, seat):
+@click.option("--html", "html_out", type=click.Path(dir_okay=False), metavar="OUT.html",
+              help="Write the replay viewer page (every seat's view and the organiser's; with --seat only that "
+                   "seat's) instead of printing.")
+def replay_command(path, job, seat, html_out):
     """Replay a recorded game from its record alone and print it action by action."""
     from trickcore.games import replay
 
@@ -341,6 +351,12 @@ def replay_command(path, job, seat):
     state = replay({**game, "history": []})
     if seat is not None and not 0 <= seat < state.num_players:
         raise click.BadParameter(f"seat {seat} is not in 0..{state.num_players - 1}", param_hint="--seat")
+    if html_out is not None:
+        from tournament.replay_html import write_replay
+
+        written = write_replay(record, html_out, seats=None if seat is None else [seat], omniscient=seat is None)
+        click.echo(f"replay page: {written}")
+        return
     bots = record.get("bots") or [f"seat{s}" for s in range(state.num_players)]
     actions = record.get("actions") or [{} for _ in game["history"]]
     click.echo(f"{game['game']} with {game['players']} players, seed {game['seed']}, options {game['options']}")
@@ -483,7 +499,7 @@ def margin_command(run_dir, bots):
 
 
 COMMANDS = (tournament_command, match_command, compliance_command, replay_command, bench_runner_command,
-            demo_standings_command, margin_command)
+            demo_standings_command, margin_command, report_command)
 
 
 def main() -> None:

@@ -1,0 +1,253 @@
+"""The replay viewer: one recorded game as a self-contained HTML page (``trickcore replay RECORD
+--html OUT``, and the pages the tournament report links to).
+
+The page steps through the game decision by decision.  Each *view* is a list of frames, frame
+``k`` being the game after ``k`` decisions:
+
+* a **seat view** is built only from what that seat was given -- ``GameState.observation(seat)``
+  (the view its bot got with every request) and ``GameState.events_for(seat)`` (the events it
+  was sent) -- so another seat's hidden cards and face-down choices never reach it.  Another
+  seat's decision is described by the events it caused for this seat, never by its text;
+* the **omniscient view** (the organiser's, labelled as such) shows every hand and every action.
+
+Frames are stored as patches of the observation (changed keys; lists that only grew carry the
+new items), so a game of a few hundred decisions with five views stays around a hundred
+kilobytes.  Everything -- data, CSS, JavaScript and the card drawings -- is inline: the page
+fetches nothing.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from trickcore.games import get_game, replay
+
+VIEWER_FORMAT = "trickcore-replay/1"
+OMNISCIENT = "all"
+
+
+def _patch(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
+    """The change from ``old`` to ``new``: ``{"=": {key: value}, "+": {key: appended items},
+    "~": {key: patch of a nested dict}, "-": [removed keys]}`` (empty parts left out); ``old``
+    None gives the whole of ``new``."""
+    if old is None:
+        return {"=": new}
+    put: dict[str, Any] = {}
+    grow: dict[str, Any] = {}
+    nested: dict[str, Any] = {}
+    for key, value in new.items():
+        before = old.get(key, _MISSING)
+        if before is _MISSING or before != value:
+            if (isinstance(value, list) and isinstance(before, list) and len(value) > len(before)
+                    and value[:len(before)] == before):
+                grow[key] = value[len(before):]
+            elif isinstance(value, dict) and isinstance(before, dict) and value and before:
+                nested[key] = _patch(before, value)
+            else:
+                put[key] = value
+    gone = [key for key in old if key not in new]
+    out: dict[str, Any] = {}
+    for part, content in (("=", put), ("+", grow), ("~", nested), ("-", gone)):
+        if content:
+            out[part] = content
+    return out
+
+
+_MISSING = object()
+
+
+def _omniscient_observation(observations: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Every seat's observation folded into one: the keys all seats see alike, and per seat
+    (``private``) the keys whose value differs for that seat (its hand, its own choices)."""
+    first = observations[0]
+    shared = {k: v for k, v in first.items()
+              if k != "seat" and all(o.get(k, _MISSING) == v for o in observations[1:])}
+    private = {str(s): {k: v for k, v in o.items() if k != "seat" and k not in shared}
+               for s, o in enumerate(observations)}
+    return {**shared, "private": private}
+
+
+def _how(meta: dict[str, Any]) -> dict[str, Any]:
+    """How an action was made, for every view: by whom (bot, substitute, forced) and the think
+    time.  A rejected answer may quote the cards of the bot that sent it, so it goes only into
+    that bot's own view and the omniscient one (``"r"`` of a frame)."""
+    out: dict[str, Any] = {"how": meta["by"]} if "by" in meta else {}
+    if isinstance(meta.get("ms"), (int, float)):
+        out["ms"] = round(meta["ms"], 1)
+    return out
+
+
+def build_replay(record: dict[str, Any], seats: Sequence[int] | None = None,
+                 omniscient: bool = True) -> dict[str, Any]:
+    """The data of the viewer for one game: ``record`` is a results.jsonl line (job, bots,
+    timing, faults) or a bare ``GameState.to_record()``.  ``seats`` limits the seat views
+    (default: every seat); ``omniscient`` adds the organiser's view."""
+    game = record.get("record", record)
+    history: list[str] = list(game["history"])
+    state = replay({**game, "history": []})
+    n = state.num_players
+    seat_list = list(range(n)) if seats is None else sorted(set(seats))
+    for s in seat_list:
+        if not 0 <= s < n:
+            raise ValueError(f"seat {s} is not in 0..{n - 1}")
+    bots = list(record.get("bots") or [f"seat{s}" for s in range(n)])
+    actions = list(record.get("actions") or [{} for _ in history])
+    info = get_game(game["game"])
+    teams = info.teams(n) if info.teams is not None else None
+
+    views: list[dict[str, Any]] = [{"id": f"seat{s}", "seat": s, "label": f"seat {s} ({bots[s]})", "frames": []}
+                                   for s in seat_list]
+    if omniscient:
+        views.append({"id": OMNISCIENT, "seat": None, "label": "all cards (organiser's view)", "frames": []})
+    last: list[dict[str, Any] | None] = [None] * len(views)
+    cursors = [0] * n
+    steps: list[dict[str, Any]] = []  # per frame, what every view may know: who moves and what kind
+
+    def snapshot(step: dict[str, Any], per_view: list[dict[str, Any]]) -> None:
+        observations = [state.observation(s) for s in range(n)]
+        steps.append(step)
+        for i, view in enumerate(views):
+            seat = view["seat"]
+            obs = observations[seat] if seat is not None else _omniscient_observation(observations)
+            patch = _patch(last[i], obs)
+            frame = {"o": patch, **per_view[i]} if patch else dict(per_view[i])
+            last[i] = obs
+            view["frames"].append(frame)
+
+    # Frame 0: the game as dealt (events so far: the deal itself, which the first view holds).
+    start_events = []
+    for s in range(n):
+        events, cursors[s] = state.events_for(s, 0)
+        start_events.append(events)
+    per_view0 = []
+    for view in views:
+        seat = view["seat"]
+        per_view0.append({"e": start_events[seat]} if seat is not None and start_events[seat] else {})
+    snapshot({"to": state.current_player(), "kind": state.decision()}, per_view0)
+
+    for number, text in enumerate(history, 1):
+        mover = state.current_player()
+        kind = state.decision()
+        legal = state.legal_action_strings()
+        meta = actions[number - 1] if number - 1 < len(actions) else {}
+        state.apply_action(text)
+        new_events = []
+        for s in range(n):
+            events, cursors[s] = state.events_for(s, cursors[s])
+            new_events.append(events)
+        per_view = []
+        for view in views:
+            seat = view["seat"]
+            if seat is None or seat == mover:
+                shown: dict[str, Any] = {"a": text, "legal": legal}
+                if "rejected" in meta:
+                    shown["r"] = meta["rejected"]
+            else:  # what another seat chose shows only through the events this seat was sent
+                shown = {}
+            if seat is not None and new_events[seat]:
+                shown["e"] = new_events[seat]
+            per_view.append(shown)
+        snapshot({"seat": mover, "kind": kind, "to": state.current_player(), "next": state.decision(),
+                  **_how(meta)}, per_view)
+
+    finished = state.is_terminal()
+    result = record.get("result") or {}
+    return {
+        "format": VIEWER_FORMAT,
+        "game": game["game"], "title": info.title, "players": n, "options": game.get("options", {}),
+        "seed": game.get("seed"), "job": record.get("job"), "bots": bots, "teams": teams,
+        "steps": steps, "views": views, "finished": finished,
+        "scores": state.scores() if finished else None, "ranks": state.ranks() if finished else None,
+        "result": result or None, "forfeited": record.get("forfeited") or [],
+        "faults": [{k: f.get(k) for k in ("seat", "bot", "class", "outcome", "detail")}
+                   for f in record.get("faults", [])],
+    }
+
+
+def _json_for_script(payload: Any) -> str:
+    """JSON safe inside a <script> element (no ``</``, no ``<!--``)."""
+    text = orjson.dumps(payload, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
+    return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def replay_html(record: dict[str, Any], seats: Sequence[int] | None = None, omniscient: bool = True,
+                back: str | None = None) -> str:
+    """The viewer page of one game (see :func:`build_replay`); ``back`` is an optional link (to
+    the tournament report) shown in the header."""
+    from tournament.html_assets import CARD_CSS, CARD_JS, CARD_SYMBOLS, REPLAY_CSS, REPLAY_JS
+
+    data = build_replay(record, seats, omniscient)
+    title = f"{data['title']} – {data['job'] or 'game'} (seed {data['seed']})"
+    back_link = f'<a class="back" href="{html.escape(back)}">← tournament report</a>' if back else ""
+    return (_PAGE.replace("{{TITLE}}", html.escape(title))
+            .replace("{{CSS}}", CARD_CSS + REPLAY_CSS)
+            .replace("{{SYMBOLS}}", CARD_SYMBOLS)
+            .replace("{{BACK}}", back_link)
+            .replace("{{JS}}", CARD_JS + REPLAY_JS)
+            .replace("{{DATA}}", _json_for_script(data)))
+
+
+def write_replay(record: dict[str, Any], out: str | Path, seats: Sequence[int] | None = None,
+                 omniscient: bool = True, back: str | None = None) -> Path:
+    path = Path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(replay_html(record, seats, omniscient, back), encoding="utf-8")
+    return path
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="trickcore replay viewer">
+<link rel="icon" href="data:,">
+<title>{{TITLE}}</title>
+<style>{{CSS}}</style>
+</head>
+<body>
+{{SYMBOLS}}
+<header>
+  {{BACK}}
+  <h1 id="title">{{TITLE}}</h1>
+  <p id="subtitle"></p>
+</header>
+<nav id="controls" aria-label="replay controls">
+  <fieldset id="views"><legend>View</legend></fieldset>
+  <div class="stepper">
+    <button type="button" id="first" title="first (Home)" aria-label="first">|◀</button>
+    <button type="button" id="prevtrick" title="previous trick (PageUp)" aria-label="previous trick">◀◀</button>
+    <button type="button" id="prev" title="back one decision (←)" aria-label="back">◀</button>
+    <button type="button" id="next" title="forward one decision (→)" aria-label="forward">▶</button>
+    <button type="button" id="nexttrick" title="next trick (PageDown)" aria-label="next trick">▶▶</button>
+    <button type="button" id="last" title="last (End)" aria-label="last">▶|</button>
+    <input type="range" id="slider" min="0" value="0" aria-label="decision">
+    <label>decision <input type="number" id="jump" min="0" value="0" aria-label="jump to decision"></label>
+    <span id="position" aria-live="polite"></span>
+  </div>
+  <p class="keys">Keys: ← → one decision, PageUp/PageDown a trick, Home/End, 0–9 choose the seat,
+    a the organiser's view.</p>
+</nav>
+<main>
+  <section id="tablearea" aria-label="the table">
+    <div id="banner" class="banner"></div>
+    <div id="trick" class="trick" aria-label="trick on the table"></div>
+    <div id="seats" class="seats"></div>
+  </section>
+  <aside>
+    <section id="step" aria-label="this decision"></section>
+    <section id="tricks" aria-label="tricks"></section>
+    <section id="details" aria-label="everything else in the view"></section>
+    <section id="timeline" aria-label="all decisions"><h2>Decisions</h2><ol id="steps"></ol></section>
+  </aside>
+</main>
+<script type="application/json" id="replay-data">{{DATA}}</script>
+<script>{{JS}}</script>
+</body>
+</html>
+"""
