@@ -195,12 +195,13 @@ class RayTournamentRun(_TournamentRun):
         except BaseException:
             self._teardown()
             raise
+        where = f"on node {slot.node[:12]} ({slot.host})"
         if problems:
             self._teardown()
-            raise ConfigError([f"on node {slot.node[:12]} ({slot.host}): {p}" for p in problems], self.config.source)
+            raise ConfigError([f"{where}: {p}" for p in problems], self.config.source)
         if warnings and self.config.preflight == "stop":
             self._teardown()
-        return warnings
+        return [f"{where}: {w}" for w in warnings]
 
     # ---- Ray ------------------------------------------------------------------------------
     def _connect(self) -> None:
@@ -220,8 +221,19 @@ class RayTournamentRun(_TournamentRun):
             if config_dir == folder or folder in config_dir.parents:
                 self.shipped = str(config_dir.relative_to(folder))
         if ray.is_initialized():
-            return  # the caller's connection (an embedding program, a test's cluster) is used as it is
+            # The caller's connection (an embedding program, a test's cluster) is used as it is.
+            # Ray ships a local folder only for a whole job (ray.init), so it must be shipped there.
+            if self.runtime_env and ray.get_runtime_context().runtime_env.get("working_dir") is None:
+                raise ConfigError([f"executor.working_dir: this process is already connected to Ray without a "
+                                   f"working_dir; Ray ships a folder only for a whole job, so connect with "
+                                   f"ray.init(runtime_env={{'working_dir': {self.runtime_env['working_dir']!r}}}) "
+                                   f"or let the runner connect"], self.config.source)
+            self.runtime_env = {}
+            return
         kwargs: dict = {"include_dashboard": False, "logging_level": "ERROR", "configure_logging": True}
+        if self.runtime_env:
+            kwargs["runtime_env"] = self.runtime_env  # shipped once for the run; every table starts inside it
+            self.runtime_env = {}
         if ex.address:
             ray.init(address=ex.address, **kwargs)
         else:
@@ -442,11 +454,10 @@ class RayTournamentRun(_TournamentRun):
     def _died(self, slot: _Slot, why: str) -> None:
         """A table's actor (or its node) is gone: its unfinished games are played elsewhere."""
         where = f"node {slot.node[:12]} ({slot.host})" if slot.node else "a node"
-        left = [(job_id, b.jobs) for b in slot.batches for job_id in b.left]
+        left = [job_id for b in slot.batches for job_id in b.left]
         self.warnings.append(f"a table on {where} died ({why}); {len(left)} unfinished games of its batches "
                              f"are played again by another table")
-        for job_id, jobs in left:
-            self._requeue([job_id], jobs)
+        self._requeue(left, [job for b in slot.batches for job in b.jobs])
         self.slots.remove(slot)
         try:
             ray.kill(slot.actor)

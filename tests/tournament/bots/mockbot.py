@@ -23,6 +23,8 @@ counted over the process's life) and, unless said otherwise, last for that one r
   --index            answer with '#k' (an index into the legal options) instead of the text
   --options          declare one option of each type
   --record FILE      append every line received to FILE
+  --kill-parent-once FILE  SIGKILL the process that started the bot (its table) unless FILE
+                     exists, creating FILE first: the table dies once, mid-game
   --events VALUE     say 'feature events VALUE' in the handshake (off, on, or anything to test)
 """
 
@@ -46,6 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--flood", choices=("lines", "long", "wide"))
     p.add_argument("--flood-bytes", type=int, default=60000)
     p.add_argument("--record")
+    p.add_argument("--kill-parent-once")
     p.add_argument("--events")
     p.add_argument("--name", default="mockbot")
     args = p.parse_args(argv)
@@ -100,6 +103,14 @@ def main(argv: list[str] | None = None) -> int:
                 send("# neither is this")
             if requests >= args.at and args.slow:
                 time.sleep(args.slow / 1000)
+            if active and args.kill_parent_once:
+                try:
+                    open(args.kill_parent_once, "x").close()
+                except FileExistsError:
+                    pass
+                else:
+                    print("mockbot: killing my table process on purpose", file=sys.stderr, flush=True)
+                    os.kill(os.getppid(), 9)
             if active and args.crash:
                 print("mockbot: crashing on purpose", file=sys.stderr, flush=True)
                 return 3
