@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
+import sys
+import warnings
 from typing import Any
 
 from trickcore.game import GameConfigError, GameInfo, GameState
@@ -45,6 +48,10 @@ def unregister(name: str) -> None:
         del _ALIASES[alias]
 
 
+#: Modules of the game flow that the build also compiles (setup.py, FLOW).
+COMPILED = ("trickcore.game", *(m for m in _MODULES))
+
+
 def _load() -> None:
     global _loaded
     if _loaded:
@@ -52,6 +59,29 @@ def _load() -> None:
     _loaded = True
     for mod in _MODULES:
         importlib.import_module(mod)
+    for mod in COMPILED:
+        _warn_if_stale(mod)
+
+
+def is_compiled(module: str) -> bool:
+    """Whether ``module`` (one of COMPILED) was imported from its compiled extension."""
+    return not sys.modules[module].__file__.endswith(".py")   # type: ignore[union-attr]
+
+
+def _warn_if_stale(module: str) -> None:
+    """Python imports a compiled module in place of its source: an edit of the source does
+    nothing until the next build.  Say so, rather than run yesterday's rules."""
+    path = sys.modules[module].__file__ or ""
+    if path.endswith(".py"):
+        return
+    source = os.path.join(os.path.dirname(path), module.rsplit(".", 1)[1] + ".py")
+    try:
+        if os.stat(source).st_mtime > os.stat(path).st_mtime + 1:
+            warnings.warn(f"{source} is newer than its compiled module {os.path.basename(path)}: "
+                          f"the compiled one runs; rebuild with `pip install -e .` (setup.py)",
+                          RuntimeWarning, stacklevel=3)
+    except OSError:
+        return
 
 
 def list_games() -> list[GameInfo]:

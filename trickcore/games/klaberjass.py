@@ -265,7 +265,15 @@ def _runs_of(ranks: int) -> list[tuple[int, int]]:
 
 # Every suit's rank pattern decomposed once; the Meld objects are shared (frozen).
 _MELDS = {(kind, top, suit): Meld(kind, top, suit) for kind in (TERZ, HALBER) for top in range(8) for suit in range(4)}
-_RUNS = [[[_MELDS[kind, top, suit] for kind, top in _runs_of(ranks)] for ranks in range(256)] for suit in range(4)]
+
+
+def _suit_runs(suit: int) -> list[list[Meld]]:
+    # A function, not a third level of the comprehension below: compiled (setup.py), a module-level
+    # comprehension nested three deep with tuple targets miscounts references to None.
+    return [[_MELDS[kind, top, suit] for kind, top in _runs_of(ranks)] for ranks in range(256)]
+
+
+_RUNS = [_suit_runs(suit) for suit in range(4)]
 
 
 def decompose_melds(hand: int) -> list[Meld]:
