@@ -45,6 +45,8 @@ CARD_CSS = BASE_CSS + """
 .card.colour { background: linear-gradient(180deg, var(--cb, #eee) 0 13px, #fff 13px); }
 .card.colour .k { color: #fff; }
 .card.special { background: var(--cb, #eee); }
+.card.special svg { width: 30px; height: 30px; }
+.card.small.special svg { width: 20px; height: 20px; }
 .card.back { background: repeating-linear-gradient(45deg, #1e3a8a 0 4px, #3b5bdb 4px 8px); border-color: #1e3a8a;
              width: 26px; height: 38px; }
 .card.small { width: 30px; height: 42px; }
@@ -596,6 +598,7 @@ function nextTrick(dir) {
   buildTimeline();
   render();
   document.body.dataset.ready = "1";
+  performance.mark("trickcore-ready");
 })();
 """
 
@@ -736,5 +739,6 @@ function sortable(table) {
     a.addEventListener("click", () => showGame(a.getAttribute("href").slice(6)));
   if (location.hash.startsWith("#game-")) showGame(location.hash.slice(6));
   document.body.dataset.ready = "1";
+  performance.mark("trickcore-ready");
 })();
 """

@@ -332,6 +332,11 @@ def _fmt(x: float | None, digits: int = 2) -> str:
     return f"{x:.{digits}f}"
 
 
+def _when(iso: str) -> str:
+    """``2026-01-02T03:04:05.678+00:00`` as ``2026-01-02 03:04:05 UTC`` (records are in UTC)."""
+    return iso[:19].replace("T", " ") + (" UTC" if iso.endswith("+00:00") else "")
+
+
 def _esc(text: Any) -> str:
     return html.escape(str(text), quote=True)
 
@@ -677,7 +682,7 @@ def write_report(run_dir: str | Path, replays: int | None = DEFAULT_REPLAYS, max
     listed = _pick_games(games, max_games)
     tname = config.get("tournament", {}).get("name") or run.name
     starts = [g.started for g in games if g.started]
-    first, last = (min(starts), max(starts)) if starts else (None, None)
+    first, last = (_when(min(starts)), _when(max(starts))) if starts else (None, None)
     decisions = sum(int(t["n"]) for t in timing.values())
     effective = (run / EFFECTIVE_CONFIG_FILE).read_text(encoding="utf-8") if (run / EFFECTIVE_CONFIG_FILE).exists() \
         else json.dumps(config, indent=2, default=str)
