@@ -56,10 +56,20 @@ class Encoding:
     def __init__(self, players: int, options: Mapping[str, Any]):
         self.players = players
         self.options = dict(options)
-        ids = tuple(sorted(set(self._action_ids())))
+        every = sorted(set(self._action_ids()))
+        canonical = self._canonical
+        ids = tuple(a for a in every if canonical(a) == a)
         #: Engine action id of every dense index, ascending (the dense order is the id order).
         self.action_ids: tuple[int, ...] = ids
         self._index = {a: i for i, a in enumerate(ids)}
+        #: Ids that share the index of another id (alike cards: Beim Jupiter's lambs), and the
+        #: indices that stand for several ids (resolved against the legal actions).
+        self._shared: dict[int, tuple[int, ...]] = {}
+        for a in every:
+            if canonical(a) != a:
+                i = self._index[canonical(a)]
+                self._index[a] = i
+                self._shared[i] = self._shared.get(i, (ids[i],)) + (a,)
         self.fields: tuple[Field, ...] = ()
         self.size = 0
         self._layout()
@@ -71,6 +81,10 @@ class Encoding:
     # ---- to implement ------------------------------------------------------------------
     def _action_ids(self) -> Iterable[int]:
         raise NotImplementedError
+
+    def _canonical(self, action: int) -> int:
+        """The id whose dense index ``action`` shares (itself but for alike cards)."""
+        return action
 
     def _layout(self) -> None:
         raise NotImplementedError
@@ -85,6 +99,16 @@ class Encoding:
     def max_game_length(self) -> int:
         """An upper bound on the number of actions of a whole match."""
         raise NotImplementedError
+
+    #: Bound of the game's other numbers (card points, meld values, counts).
+    VALUE_BOUND = 1000.0
+
+    def value_bound(self) -> float:
+        """A bound of the absolute value of every tensor entry: the scores, the match length,
+        the option values (deal numbers, targets) and the game's own numbers."""
+        low, high = self.score_bounds()
+        ints = [abs(v) for v in self.options.values() if isinstance(v, int) and not isinstance(v, bool)]
+        return float(max(-low, high, self.max_game_length(), self.VALUE_BOUND, *ints))
 
     # ---- layout ------------------------------------------------------------------------
     def _field(self, name: str, shape: Sequence[int], doc: str) -> int:
@@ -113,11 +137,20 @@ class Encoding:
         """Dense index of an engine action id (KeyError for an id outside the game's space)."""
         return self._index[action]
 
-    def action_of(self, index: int) -> int:
-        """Engine action id of a dense index."""
+    def action_of(self, index: int, state: GameState | None = None) -> int:
+        """Engine action id of a dense index.  An index that stands for several alike cards (Beim
+        Jupiter's lambs) is the one ``state`` offers among its legal actions (the lowest lamb
+        held); without a state, the lowest id."""
         if isinstance(index, bool) or not 0 <= int(index) < len(self.action_ids):
             raise IndexError(f"dense action index {index!r} is not in 0..{len(self.action_ids) - 1}")
-        return self.action_ids[int(index)]
+        index = int(index)
+        group = self._shared.get(index)
+        if group is not None and state is not None:
+            legal = state.legal_actions()
+            for a in group:
+                if a in legal:
+                    return a
+        return self.action_ids[index]
 
     def legal_indices(self, state: GameState) -> list[int]:
         """Dense indices of the legal actions of ``state``, ascending (ids and indices share

@@ -25,6 +25,7 @@ class BeimJupiterEncoding(CardEncoding):
     def __init__(self, players: int, options: dict[str, Any]):
         d = bj.DECK_INFO[players]
         self.deck = d
+        self._lambs = frozenset(d.lambs)
         names = [d.names[c] for c in range(d.n_cards) if not d.is_lamb[c]] + ["LAMB"]
         aliases = {f"{s}god={v}": f"{s}god" for s in bj.SUITS for v in bj.GOD_DECL}
         aliases.update({d.names[c]: "LAMB" for c in d.lambs})
@@ -43,6 +44,12 @@ class BeimJupiterEncoding(CardEncoding):
             yield bj.BID_BASE + t
             yield bj.LOCK_BASE + t
         yield bj.ZERO
+
+    def _canonical(self, action: int) -> int:
+        """Every lamb is one move: the engine offers the lowest lamb held (rule 2.2, TWIN)."""
+        if action in self._lambs:
+            return self.deck.lambs[0]
+        return action
 
     def _layout(self) -> None:
         n, c = self.players, self.n_cards

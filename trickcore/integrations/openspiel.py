@@ -14,8 +14,10 @@ variant flags are fixed.  Every game also takes ``players`` and ``seed`` (the ge
 draws the deal seed of each new initial state).
 
 * Game type: sequential, imperfect information, general sum, *sampled* chance (the deals are
-  drawn inside the state from its seed, as everywhere in trickcore), rewards at the end of each
-  deal (the change of ``scores()``), returns ``scores()``.
+  drawn inside the state from its seed, as everywhere in trickcore).  Returns are the final
+  ``scores()`` (terminal rewards, what OpenSpiel's MCTS requires); with the parameter
+  ``deal_rewards=True`` the reward model is per step instead: rewards at the end of each deal
+  (the change of ``scores()``) and returns ``scores()`` so far.
 * Actions are the dense indices of ``trickcore.encodings`` (``num_distinct_actions`` per
   configuration); observers give the observation tensor and string and the information-state
   string of ``trickcore.encodings``.
@@ -36,6 +38,7 @@ import pyspiel  # type: ignore[import-not-found]
 from trickcore.encodings import GAMES, Encoding, encoding
 from trickcore.game import GameInfo, GameState
 from trickcore.games import get_game, new_game
+from trickcore.integrations.worlds import world
 
 __all__ = ["TrickcoreGame", "TrickcoreObserver", "TrickcoreState", "game_names", "load", "register", "short_name"]
 
@@ -70,6 +73,7 @@ class TrickcoreGame(pyspiel.Game):  # type: ignore[misc]
         info = self.info
         players = int(params.pop("players", _default_players(info)))
         seed = int(params.pop("seed", 0))
+        self.deal_rewards = bool(params.pop("deal_rewards", False))
         options = {spec.name: params.get(spec.name, spec.default) for spec in info.options
                    if spec.name not in self.fixed}
         options.update(self.fixed)
@@ -82,8 +86,11 @@ class TrickcoreGame(pyspiel.Game):  # type: ignore[misc]
             num_distinct_actions=self.encoding.num_distinct_actions, max_chance_outcomes=0,
             num_players=players, min_utility=low, max_utility=high,
             max_game_length=self.encoding.max_game_length())
-        super().__init__(self._game_type(), game_info, {"players": players, "seed": seed, **{
-            k: v for k, v in self.options.items() if k not in self.fixed}})
+        game_type = self._game_type()
+        if self.deal_rewards:
+            game_type = _with_deal_rewards(game_type)
+        super().__init__(game_type, game_info, {"players": players, "seed": seed, "deal_rewards": self.deal_rewards,
+                                                **{k: v for k, v in self.options.items() if k not in self.fixed}})
         self._rng = np.random.RandomState(seed)
 
     @classmethod
@@ -118,6 +125,7 @@ class TrickcoreState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._tc = state
         self._enc = game.encoding
+        self._deal_rewards = game.deal_rewards
         self._rewards = [0.0] * state.num_players
 
     @property
@@ -135,28 +143,37 @@ class TrickcoreState(pyspiel.State):  # type: ignore[misc]
         return self._enc.legal_indices(self._tc)
 
     def _apply_action(self, action: int) -> None:
-        before = self._tc.scores()
-        self._tc.apply_action(self._enc.action_of(action))
-        self._rewards = [a - b for a, b in zip(self._tc.scores(), before)]
+        tc = self._tc
+        if self._deal_rewards:
+            before = tc.scores()
+            tc.apply_action(self._enc.action_of(action, tc))
+            self._rewards = [a - b for a, b in zip(tc.scores(), before)]
+        else:
+            tc.apply_action(self._enc.action_of(action, tc))
+            if tc.is_terminal():
+                self._rewards = tc.scores()
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return self._tc.action_to_string(self._enc.action_of(action))
+        return self._tc.action_to_string(self._enc.action_of(action, self._tc))
 
     def is_terminal(self) -> bool:
         return self._tc.is_terminal()
 
     def returns(self) -> list[float]:
-        return self._tc.scores()
+        if self._deal_rewards or self._tc.is_terminal():
+            return self._tc.scores()
+        return [0.0] * self._tc.num_players
 
     def rewards(self) -> list[float]:
-        return list(self._rewards)
+        if self._deal_rewards or self._tc.is_terminal():
+            return list(self._rewards)
+        return [0.0] * self._tc.num_players
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> TrickcoreState:
         """A state ``player_id`` cannot tell from this one: a world of the engine's sampler,
         seeded from the sampler's uniform draw."""
         seed = int(probability_sampler() * 2**62)
-        out = TrickcoreState(self.get_game(), self._tc.determinize(player_id, seed=seed))
-        return out
+        return TrickcoreState(self.get_game(), world(self._tc, player_id, seed))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> TrickcoreState:
         out = TrickcoreState(self.get_game(), self._tc.clone())
@@ -196,10 +213,24 @@ class TrickcoreObserver:
 _REGISTERED_TYPES: dict[type, Any] = {}
 
 
+def _with_deal_rewards(game_type: Any) -> Any:
+    """The same game type with rewards per step (at the end of each deal)."""
+    return pyspiel.GameType(
+        short_name=game_type.short_name, long_name=game_type.long_name, dynamics=game_type.dynamics,
+        chance_mode=game_type.chance_mode, information=game_type.information, utility=game_type.utility,
+        reward_model=pyspiel.GameType.RewardModel.REWARDS,
+        max_num_players=game_type.max_num_players, min_num_players=game_type.min_num_players,
+        provides_information_state_string=game_type.provides_information_state_string,
+        provides_information_state_tensor=game_type.provides_information_state_tensor,
+        provides_observation_string=game_type.provides_observation_string,
+        provides_observation_tensor=game_type.provides_observation_tensor,
+        parameter_specification=game_type.parameter_specification)
+
+
 def _register_one(name: str, info: GameInfo, fixed: dict[str, Any], long_name: str) -> None:
     if name in _REGISTERED:
         return
-    params: dict[str, Any] = {"players": _default_players(info), "seed": 0}
+    params: dict[str, Any] = {"players": _default_players(info), "seed": 0, "deal_rewards": False}
     params.update({spec.name: spec.default for spec in info.options if spec.name not in fixed})
     game_type = pyspiel.GameType(
         short_name=name, long_name=long_name,
@@ -207,7 +238,7 @@ def _register_one(name: str, info: GameInfo, fixed: dict[str, Any], long_name: s
         chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.REWARDS,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=max(info.players), min_num_players=min(info.players),
         provides_information_state_string=True, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=True,

@@ -72,10 +72,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         self.metadata = dict(self.metadata, name=f"trickcore_{info.name.replace('-', '_')}_v0")
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        low, high = self.encoding.score_bounds()
-        bound = max(high, -low, float(self.encoding.max_game_length()),
-                    *(float(v) for v in self.options.values() if isinstance(v, int)))
         enc = self.encoding
+        bound = enc.value_bound()
         self._observation_spaces = {agent: spaces.Dict({
             "observation": spaces.Box(-bound, bound, enc.shape, np.float32),
             "action_mask": spaces.Box(0, 1, (enc.num_distinct_actions,), np.int8),
@@ -119,7 +117,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         if action is None:
             raise ValueError(f"{agent} is to act ({state.decision()}): None is an action only after the end")
         self._cumulative_rewards[agent] = 0.0
-        state.apply_action(self.encoding.action_of(int(action)))
+        state.apply_action(self.encoding.action_of(int(action), state))
         self.rewards = {a: 0.0 for a in self.agents}
         terminal = state.is_terminal()
         deal = state.deal_number()
