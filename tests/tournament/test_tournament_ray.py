@@ -20,7 +20,7 @@ import pytest
 import ray
 import tomli_w
 from click.testing import CliRunner
-from conftest import HERE, bot_cmd, mock, quick_doc
+from conftest import HERE, ROOT, bot_cmd, mock, quick_doc
 
 from tournament.cli import tournament_command
 from tournament.config import ConfigError, load_config, parse_config
@@ -192,6 +192,22 @@ def test_config_problems_on_the_worker_name_the_node(tmp_path, ray_address):
     node = ray.get_runtime_context().get_node_id()[:12]
     assert f"on node {node} (" in result.output and "bots[0].command: cannot start" in result.output
     assert not (tmp_path / "o" / RESULTS_FILE).read_text()
+
+
+def test_cluster_config_end_to_end(tmp_path, ray_address):
+    """configs/cluster.toml as shipped (one deal, two tables), joining this module's Ray
+    instance from its own process, which ships the configs folder with working_dir."""
+    out = tmp_path / "cluster"
+    done = subprocess.run([sys.executable, "-m", "tournament.cli", "tournament", str(ROOT / "configs" / "cluster.toml"),
+                           "--deals", "1", "-j", "2", "--address", ray_address, "--out", str(out)],
+                          capture_output=True, text=True, timeout=180, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "24 games played, 0 already recorded, 0 skipped (of 24)" in done.stdout
+    node = ray.get_runtime_context().get_node_id()
+    assert f"{node[:12]}" in done.stdout.split("(of 24)")[1]  # the per-node throughput table
+    records = read_results(out)
+    assert len(records) == 24 and {r["node"] for r in records} == {node}
+    assert all(r["faults"] == [] for r in records)
 
 
 def _write(tmp_path: Path, d: dict) -> Path:
