@@ -460,7 +460,7 @@ function renderStep(view, obs, st, f) {
     else a.appendChild(el("em", null, (f.e || []).length ? "seen only through the events below"
                                                           : "a choice this seat was not shown"));
     box.appendChild(a);
-    const how = [st.how, st.ms !== undefined ? `${st.ms} ms` : null].filter(Boolean).join(", ");
+    const how = [f.how, f.ms !== undefined ? `${f.ms} ms` : null].filter(Boolean).join(", ");
     if (how) box.appendChild(el("div", "muted", `made by: ${how}`));
     if (f.r !== undefined) box.appendChild(el("div", "faults", `rejected answer: ${f.r}`));
     if (f.legal) {

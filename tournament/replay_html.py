@@ -73,9 +73,9 @@ def _omniscient_observation(observations: Sequence[dict[str, Any]]) -> dict[str,
 
 
 def _how(meta: dict[str, Any]) -> dict[str, Any]:
-    """How an action was made, for every view: by whom (bot, substitute, forced) and the think
-    time.  A rejected answer may quote the cards of the bot that sent it, so it goes only into
-    that bot's own view and the omniscient one (``"r"`` of a frame)."""
+    """How an action was made: by whom (bot, substitute, forced) and the think time.  Only the
+    mover's own view and the omniscient one get it -- that a move was forced tells something of
+    the mover's hand -- and so with a rejected answer, which may quote the bot's cards (``"r"``)."""
     out: dict[str, Any] = {"how": meta["by"]} if "by" in meta else {}
     if isinstance(meta.get("ms"), (int, float)):
         out["ms"] = round(meta["ms"], 1)
@@ -144,7 +144,7 @@ def build_replay(record: dict[str, Any], seats: Sequence[int] | None = None,
         for view in views:
             seat = view["seat"]
             if seat is None or seat == mover:
-                shown: dict[str, Any] = {"a": text, "legal": legal}
+                shown: dict[str, Any] = {"a": text, "legal": legal, **_how(meta)}
                 if "rejected" in meta:
                     shown["r"] = meta["rejected"]
             else:  # what another seat chose shows only through the events this seat was sent
@@ -152,8 +152,7 @@ def build_replay(record: dict[str, Any], seats: Sequence[int] | None = None,
             if seat is not None and new_events[seat]:
                 shown["e"] = new_events[seat]
             per_view.append(shown)
-        snapshot({"seat": mover, "kind": kind, "to": state.current_player(), "next": state.decision(),
-                  **_how(meta)}, per_view)
+        snapshot({"seat": mover, "kind": kind, "to": state.current_player(), "next": state.decision()}, per_view)
 
     finished = state.is_terminal()
     result = record.get("result") or {}

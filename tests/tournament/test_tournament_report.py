@@ -138,6 +138,13 @@ def test_replay_html_command(tmp_path, run):
     assert result.exit_code == 0, result.output
     data = _data(out.read_text(encoding="utf-8"), "replay-data")
     assert data["job"] == job and [v["id"] for v in data["views"]] == ["seat0", "seat1", "seat2", "all"]
+    # How a decision was made (bot, substitute, forced; think time) only in the mover's view and
+    # the organiser's: a forced move tells something of the mover's hand.
+    for k, step in enumerate(data["steps"][1:], 1):
+        for view in data["views"]:
+            frame = view["frames"][k]
+            own = view["seat"] in (None, step["seat"])
+            assert ("how" in frame) == own and ("a" in frame) == own and ("r" not in frame or own)
     seat_only = tmp_path / "seat1.html"
     result = CliRunner().invoke(replay_command, [str(results), "--job", job, "--seat", "1", "--html", str(seat_only)])
     assert result.exit_code == 0, result.output
