@@ -163,8 +163,10 @@ def build_replay(record: dict[str, Any], seats: Sequence[int] | None = None,
         "steps": steps, "views": views, "finished": finished,
         "scores": state.scores() if finished else None, "ranks": state.ranks() if finished else None,
         "result": result or None, "forfeited": record.get("forfeited") or [],
+        # A fault's detail may quote the cards of the bot that made it: a page without the
+        # organiser's view holds the faults of its own seats only.
         "faults": [{k: f.get(k) for k in ("seat", "bot", "class", "outcome", "detail")}
-                   for f in record.get("faults", [])],
+                   for f in record.get("faults", []) if omniscient or f.get("seat") in seat_list],
     }
 
 
