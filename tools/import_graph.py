@@ -151,7 +151,7 @@ def main(argv: list[str]) -> int:
             layer_edges[key] = layer_edges.get(key, 0) + 1
     print("layer graph (importer -> imported: module edges)")
     for (a, b), n in sorted(layer_edges.items(), key=lambda kv: (-LAYERS.index(kv[0][0]), kv[0][1])):
-        print(f"  {a:12} -> {b:12} {n:3d}")
+        print(f"  {a:9} -> {b:9} {n:3d}")
     if "--modules" in argv:
         print("module edges")
         for a, b in sorted(graph):
