@@ -47,7 +47,7 @@ def missing_reason() -> str | None:
 
 
 class Browser:
-    """One headless Chromium session with helpers to open a page and read its errors."""
+    """One headless Chromium with helpers to open a page and read its errors."""
 
     def __init__(self, width: int = 1400, height: int = 1000) -> None:
         from selenium import webdriver

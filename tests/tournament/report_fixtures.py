@@ -95,7 +95,7 @@ _RUN: dict[str, Any] = {}
 
 
 def real_run(tmp_path_factory) -> tuple[Path, Any]:
-    """The small tournament above, run once per test session through ``trickcore tournament``
+    """The small tournament above, run once per pytest run through ``trickcore tournament``
     (which writes the report at its end): (run folder, the click result)."""
     if "dir" not in _RUN:
         from click.testing import CliRunner
