@@ -36,10 +36,10 @@ from pathlib import Path
 
 import ray
 
-from tournament.config import ConfigError, TournamentConfig, parse_config
+from tournament.checks import disqualifications, fault_totals, preflight
+from tournament.config import ConfigError, TournamentConfig, expand_placeholders, parse_config
 from tournament.match import RECORD_FORMAT, GameAborted, Table
 from tournament.process import kill_all
-from tournament.runner import ProgressCallback, _disqualifications, _fault_totals, _TournamentRun, preflight
 from tournament.schedule import Job
 
 
@@ -131,7 +131,7 @@ class TableWorker:
             with self.lock:  # this table's own faults disqualify at once, as with a local table
                 for seat, counts in enumerate(record.get("fault_counts", [])):
                     self.totals[job.bots[seat]].update(counts)
-                for bot, why in _disqualifications(self.config, self.totals).items():
+                for bot, why in disqualifications(self.config, self.totals).items():
                     self.disqualified.setdefault(bot, why)
             yield ("played", job.job_id, record, result.files)
 
@@ -177,44 +177,110 @@ class _Slot:
     batches: list[_Batch] = dataclasses.field(default_factory=list)
 
 
-class RayTournamentRun(_TournamentRun):
-    """The tournament run with tables as Ray actors (see the module's docstring).  Recording,
-    disqualification and the outputs are the local run's; this class starts the tables,
-    hands out batches and turns what comes back into the outcomes the runner records."""
+class RayExecutor:
+    """The tables of one tournament run as Ray actors (see the module's docstring).  The run
+    (``tournament.runner._TournamentRun``) keeps the schedule, the fault totals and
+    disqualifications, and records every outcome this executor hands it (``run._record``);
+    this class connects to Ray, starts the tables, hands out batches and turns what comes
+    back into those outcomes."""
 
     AHEAD = 2  # batches in flight per table: the next one waits at the table, so it never idles
 
-    def _preflight(self) -> list[str]:
-        """The preflight runs on a worker: the bots must start where the games are played."""
+    def __init__(self, config: TournamentConfig) -> None:
+        self.config = config
+        self.slots: list[_Slot] = []
+        self.connected = False
+        self.owns_ray = False  # this executor called ray.init, so it calls ray.shutdown
+        self.shipped: str | None = None  # the config's folder inside working_dir, if it is shipped
+        self.runtime_env: dict = {}  # for each actor (empty when the job ships working_dir)
+        self.queue: collections.deque[Job] = collections.deque()
+        self.attempts: collections.Counter[str] = collections.Counter()
+        self.accounted: set[str] = set()  # job ids recorded, skipped or given up on
+        self.tables = 0
+        self.start_failures = 0  # tables in a row that died before they said hello
+        self.progress_at = time.monotonic()  # when a table last said hello or a game last came back
+
+    # ---- the run's hooks --------------------------------------------------------------------
+    def preflight(self, run) -> list[str]:
+        """Start each bot once on a table of the cluster (the bots must start where the games
+        are played); that table then plays as the first one."""
         self._connect()
         try:
-            slot = self._new_slot()
+            slot = self._new_slot(fault_totals(run.existing.values()), {})
             self.slots.append(slot)
             self._await_hello(slot)
             problems, warnings = ray.get(slot.actor.check_bots.remote())
         except BaseException:
-            self._teardown()
+            self.close()
             raise
         where = f"on node {slot.node[:12]} ({slot.host})"
         if problems:
-            self._teardown()
+            self.close()
             raise ConfigError([f"{where}: {p}" for p in problems], self.config.source)
         if warnings and self.config.preflight == "stop":
-            self._teardown()
+            self.close()  # the run stops on them
         return [f"{where}: {w}" for w in warnings]
 
-    # ---- Ray ------------------------------------------------------------------------------
-    def _connect(self) -> None:
-        if getattr(self, "slots", None) is not None:
+    def start(self, run) -> None:
+        self._connect()
+        self.queue = collections.deque(run.pending)
+        self.tables = min(self.config.concurrency, len(run.pending))
+        self.progress_at = time.monotonic()
+        if not run.pending:
             return
-        self.slots: list[_Slot] = []
-        self.owns_ray = False
-        ex = self.config.executor
-        self.shipped: str | None = None
-        self.runtime_env: dict = {}
-        if ex.working_dir:
-            from tournament.config import expand_placeholders
+        cluster_cpus = ray.cluster_resources().get("CPU", 0)
+        wanted = self.tables * self.config.executor.cpus_per_table
+        if wanted > cluster_cpus:
+            run.warnings.append(f"the Ray cluster has {cluster_cpus:g} CPUs, fewer than the {wanted:g} that "
+                                f"{self.tables} tables of {self.config.executor.cpus_per_table:g} CPUs need: "
+                                f"the others wait for room")
+        while len(self.slots) < self.tables:
+            self.slots.append(self._new_slot(run.totals, run.disqualified))
 
+    def collect(self, run, progress) -> None:
+        """Hand out batches and record what comes back until every pending game is accounted
+        for; tables that die give their unfinished games back to the queue."""
+        self.run, self.progress = run, progress
+        try:
+            while len(self.accounted) < len(run.pending) and not self._given_up():
+                self._dispatch()
+                waiting = [s.hello for s in self.slots if not s.ready] + \
+                          [b.stream for s in self.slots if s.ready for b in s.batches]
+                if not waiting:
+                    if self._stalled():
+                        break
+                    time.sleep(0.05)
+                    continue
+                ready, _ = ray.wait(waiting, num_returns=1, timeout=0.5)
+                for item in ready:
+                    self._arrived(item)
+                if not ready and self._stalled():
+                    break
+        except KeyboardInterrupt:
+            run.interrupted = True
+            self._interrupt_tables()
+        finally:
+            self._close_tables()
+
+    def close(self) -> None:
+        """Kill every table's actor and, if this executor started or joined Ray, disconnect."""
+        for slot in self.slots:
+            try:
+                ray.kill(slot.actor)
+            except Exception:
+                pass
+        self.slots = []
+        if self.owns_ray:
+            ray.shutdown()
+            self.owns_ray = False
+
+    # ---- Ray --------------------------------------------------------------------------------
+    def _connect(self) -> None:
+        if self.connected:
+            return
+        self.connected = True
+        ex = self.config.executor
+        if ex.working_dir:
             folder = Path(expand_placeholders(ex.working_dir, Path(self.config.config_dir))).resolve()
             self.runtime_env = {"working_dir": str(folder)}
             config_dir = Path(self.config.config_dir).resolve()
@@ -242,31 +308,17 @@ class RayTournamentRun(_TournamentRun):
             ray.init(address="local", num_cpus=cpus, **kwargs)
         self.owns_ray = True
 
-    def _teardown(self) -> None:
-        for slot in getattr(self, "slots", []):
-            try:
-                ray.kill(slot.actor)
-            except Exception:
-                pass
-        self.slots = []
-        if getattr(self, "owns_ray", False):
-            ray.shutdown()
-            self.owns_ray = False
-
-    def _new_slot(self) -> _Slot:
+    def _new_slot(self, totals: dict, disqualified: dict[str, str]) -> _Slot:
+        """Start a table (a Ray actor) with the fault totals and disqualifications known now."""
         ex, config = self.config.executor, self.config
         doc = config.effective()
         doc.pop("executor", None)  # read on the driver; a worker needs none of it
         options: dict = {"num_cpus": ex.cpus_per_table, "max_restarts": 0, "max_task_retries": 0}
         if self.runtime_env:
             options["runtime_env"] = self.runtime_env
-        known = getattr(self, "totals", None)
-        if known is None:  # the preflight's table, started before the runner counted the resumed games
-            known = _fault_totals(self.existing.values())
-        totals = {bot: dict(counts) for bot, counts in known.items()}
         actor = RemoteTableWorker.options(**options).remote(
-            doc, config.source, str(Path(config.config_dir).resolve()), self.shipped, config.fingerprint(), totals,
-            dict(getattr(self, "disqualified", {})))
+            doc, config.source, str(Path(config.config_dir).resolve()), self.shipped, config.fingerprint(),
+            {bot: dict(counts) for bot, counts in totals.items()}, dict(disqualified))
         return _Slot(actor, actor.hello.remote(), time.monotonic())
 
     def _await_hello(self, slot: _Slot) -> None:
@@ -285,62 +337,16 @@ class RayTournamentRun(_TournamentRun):
             raise ConfigError([f"on node {slot.node[:12]} ({slot.host}): {p}" for p in info["problems"]],
                               self.config.source)
 
-    # ---- the run --------------------------------------------------------------------------
-    def start_tables(self) -> None:
-        self.started = self.last_record = time.monotonic()
-        self._connect()
-        self.queue: collections.deque[Job] = collections.deque(self.pending)
-        self.attempts: collections.Counter[str] = collections.Counter()
-        self.accounted: set[str] = set()
-        self.tables = min(self.config.concurrency, len(self.pending))
-        self.start_failures = 0  # tables in a row that died before they said hello
-        self.progress_at = time.monotonic()  # when a table last said hello or a game last came back
-        if not self.pending:
-            return
-        cluster_cpus = ray.cluster_resources().get("CPU", 0)
-        wanted = self.tables * self.config.executor.cpus_per_table
-        if wanted > cluster_cpus:
-            self.warnings.append(f"the Ray cluster has {cluster_cpus:g} CPUs, fewer than the {wanted:g} that "
-                                 f"{self.tables} tables of {self.config.executor.cpus_per_table:g} CPUs need: "
-                                 f"the others wait for room")
-        while len(self.slots) < self.tables:
-            self.slots.append(self._new_slot())
-
-    def collect(self, progress: ProgressCallback | None) -> None:
-        """Hand out batches and record what comes back until every pending game is accounted
-        for; tables that die give their unfinished games back to the queue."""
-        self.progress = progress
-        try:
-            while len(self.accounted) < len(self.pending) and not self._given_up():
-                self._dispatch()
-                waiting = [s.hello for s in self.slots if not s.ready] + \
-                          [b.stream for s in self.slots if s.ready for b in s.batches]
-                if not waiting:
-                    if not self._stalled():
-                        self._replace_tables()
-                        time.sleep(0.05)
-                        continue
-                    break
-                ready, _ = ray.wait(waiting, num_returns=1, timeout=0.5)
-                for item in ready:
-                    self._arrived(item)
-                if not ready and self._stalled():
-                    break
-        except KeyboardInterrupt:
-            self.interrupted = True
-            self._interrupt_tables()
-        finally:
-            self._close_tables()
-
+    # ---- batches and outcomes ---------------------------------------------------------------
     def _given_up(self) -> bool:
         """Tables keep dying before they start (a runtime environment that cannot be set up, a
         node without trickcore): stop instead of starting them for ever."""
         limit = max(3, self.tables * self.config.executor.max_attempts)
         if self.start_failures < limit:
             return False
-        left = len(self.pending) - len(self.accounted)
-        self.errors.append(f"{self.start_failures} tables in a row died before they started (the warnings say why); "
-                           f"{left} games not played (--resume plays them)")
+        left = len(self.run.pending) - len(self.accounted)
+        self.run.errors.append(f"{self.start_failures} tables in a row died before they started (the warnings say "
+                               f"why); {left} games not played (--resume plays them)")
         return True
 
     def _stalled(self) -> bool:
@@ -348,30 +354,31 @@ class RayTournamentRun(_TournamentRun):
         if any(s.ready for s in self.slots) or time.monotonic() - self.progress_at < \
                 self.config.executor.start_timeout_s:
             return False
-        left = len(self.pending) - len(self.accounted)
-        self.errors.append(f"no table of the Ray cluster has been running for start_timeout_s = "
-                           f"{self.config.executor.start_timeout_s:g} s; {left} games not played (--resume plays them)")
+        left = len(self.run.pending) - len(self.accounted)
+        self.run.errors.append(f"no table of the Ray cluster has been running for start_timeout_s = "
+                               f"{self.config.executor.start_timeout_s:g} s; {left} games not played "
+                               f"(--resume plays them)")
         return True
 
     def _replace_tables(self) -> None:
         """Start tables for those that died, as long as there are games left for them."""
         unfinished = len(self.queue) + sum(len(b.left) for s in self.slots for b in s.batches)
         while len(self.slots) < min(self.tables, unfinished):
-            self.slots.append(self._new_slot())
+            self.slots.append(self._new_slot(self.run.totals, self.run.disqualified))
 
     def _dispatch(self) -> None:
         """Give each running table up to AHEAD batches; skip games of disqualified bots here."""
-        size = self.config.executor.batch_games
+        size, disqualified = self.config.executor.batch_games, self.run.disqualified
         for slot in self.slots:
             while slot.ready and len(slot.batches) < self.AHEAD and self.queue:
                 jobs: list[Job] = []
                 while self.queue and len(jobs) < size:
                     job = self.queue.popleft()
-                    out_bots = [b for b in job.bots if b in self.disqualified]
+                    out_bots = [b for b in job.bots if b in disqualified]
                     if out_bots:
                         self._outcome("skipped", job, {"format": RECORD_FORMAT, "status": "skipped", **job.to_dict(),
                                                        "reason": f"{out_bots[0]} disqualified: "
-                                                                 f"{self.disqualified[out_bots[0]]}"}, {})
+                                                                 f"{disqualified[out_bots[0]]}"}, {})
                     else:
                         jobs.append(job)
                 if jobs:
@@ -380,6 +387,7 @@ class RayTournamentRun(_TournamentRun):
         self._replace_tables()
 
     def _arrived(self, item) -> None:
+        """A table said hello, or a batch has its next outcome (or has ended)."""
         if not isinstance(item, ray.ObjectRefGenerator):
             slot = next(s for s in self.slots if s.hello is not None and s.hello == item)
             try:
@@ -397,7 +405,7 @@ class RayTournamentRun(_TournamentRun):
             ref = next(item)
         except StopIteration:
             slot.batches.remove(batch)
-            if batch.left:  # a batch that ended early (its table was stopped) gives its games back
+            if batch.left:  # a batch that ended early (its table was stopped or died) gives its games back
                 self._requeue(batch.left, batch.jobs)
             return
         try:
@@ -413,24 +421,25 @@ class RayTournamentRun(_TournamentRun):
 
     def _outcome(self, kind: str, job: Job, payload, files: dict[str, str]) -> None:
         """Record one game (once: a job already accounted for is dropped)."""
+        run = self.run
         if job.job_id in self.accounted:
             return
         self.accounted.add(job.job_id)
         if kind == "played":
             for path, text in files.items():  # the runner writes every output file
-                target = self.out / path
+                target = run.out / path
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(text, encoding="utf-8")
             for seat, counts in enumerate(payload.get("fault_counts", [])):
-                self.totals[job.bots[seat]].update(counts)
-            new = {bot: why for bot, why in _disqualifications(self.config, self.totals).items()
-                   if bot not in self.disqualified}
+                run.totals[job.bots[seat]].update(counts)
+            new = {bot: why for bot, why in disqualifications(self.config, run.totals).items()
+                   if bot not in run.disqualified}
             if new:
-                self.disqualified.update(new)
+                run.disqualified.update(new)
                 for slot in self.slots:
                     slot.actor.disqualify.remote(new)
-        if self._record(kind, job, payload) and self.progress:
-            self.progress(len(self.accounted) + len(self.existing), len(self.schedule), payload)
+        if run._record(kind, job, payload) and self.progress:
+            self.progress(len(self.accounted) + len(run.existing), len(run.schedule), payload)
 
     def _requeue(self, job_ids: list[str], jobs: list[Job]) -> None:
         """Games of a dead table go to the front of the queue, in schedule order; one whose
@@ -443,20 +452,20 @@ class RayTournamentRun(_TournamentRun):
             self.attempts[job_id] += 1
             if self.attempts[job_id] >= self.config.executor.max_attempts:
                 self.accounted.add(job_id)
-                self.errors.append(f"game {job_id}: runner error (not recorded; --resume retries it): its table "
-                                   f"died {self.attempts[job_id]} times while it was to be played "
-                                   f"(executor.max_attempts = {self.config.executor.max_attempts})")
+                self.run.errors.append(f"game {job_id}: runner error (not recorded; --resume retries it): its "
+                                       f"table died {self.attempts[job_id]} times while it was to be played "
+                                       f"(executor.max_attempts = {self.config.executor.max_attempts})")
             else:
                 again.append(by_id[job_id])
-        self.replayed += len(again)
+        self.run.replayed += len(again)
         self.queue.extendleft(reversed(again))
 
     def _died(self, slot: _Slot, why: str) -> None:
         """A table's actor (or its node) is gone: its unfinished games are played elsewhere."""
         where = f"node {slot.node[:12]} ({slot.host})" if slot.node else "a node"
         left = [job_id for b in slot.batches for job_id in b.left]
-        self.warnings.append(f"a table on {where} died ({why}); {len(left)} unfinished games of its batches "
-                             f"are played again by another table")
+        self.run.warnings.append(f"a table on {where} died ({why}); {len(left)} unfinished games of its batches "
+                                 f"are played again by another table")
         self._requeue(left, [job for b in slot.batches for job in b.jobs])
         self.slots.remove(slot)
         try:
@@ -473,18 +482,13 @@ class RayTournamentRun(_TournamentRun):
 
     def _close_tables(self) -> None:
         """No more games: each table says quit to its bots; then the actors go."""
-        calls = [s.actor.close.remote() for s in self.slots if s.ready and not self.interrupted]
+        calls = [s.actor.close.remote() for s in self.slots if s.ready and not self.run.interrupted]
         if calls:
             try:
                 ray.wait(calls, num_returns=len(calls), timeout=30)
             except Exception:
                 pass
-        self._teardown()
-
-    def finish(self):
-        summary = super().finish()
-        self._teardown()
-        return summary
+        self.close()
 
 
 def _why(exc: BaseException) -> str:

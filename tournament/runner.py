@@ -25,13 +25,15 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
+from tournament.checks import disqualifications as _disqualifications
+from tournament.checks import fault_totals as _fault_totals
+from tournament.checks import preflight
 from tournament.config import ConfigError, TournamentConfig, dump_effective
 from tournament.match import RECORD_FORMAT, GameAborted, GameResult, Table
 from tournament.process import kill_all
 from tournament.ratings import BotStanding, compute_standings, deal_rows
 from tournament.results import EFFECTIVE_CONFIG_FILE, ResultStore, write_csv, write_json
 from tournament.schedule import Job, build_schedule
-from tournament.session import BotFault, BotSession
 from trickcore import tables
 
 
@@ -99,39 +101,6 @@ def format_throughput(nodes: list[NodeThroughput]) -> str:
 
 
 ProgressCallback = Callable[[int, int, dict], None]
-
-
-def preflight(config: TournamentConfig) -> list[str]:
-    """Start every bot once: a missing program or a bad option is a config error (raised);
-    a bot that fails its handshake only earns a warning -- its failure policy applies."""
-    problems: list[str] = []
-    warnings: list[str] = []
-    lock = threading.Lock()
-
-    def check(bot) -> None:
-        session = BotSession(bot, config)
-        try:
-            session.spawn()
-            session.handshake()
-        except BotFault as fault:
-            with lock:
-                if fault.detail.startswith(f"{bot.key}.options."):
-                    problems.append(fault.detail)
-                elif fault.detail.startswith("cannot start"):
-                    problems.append(f"{bot.key}.command: {fault.detail}")
-                else:
-                    warnings.append(f"bot {bot.name!r} failed its handshake in the preflight check: {fault.detail}")
-        finally:
-            session.kill()
-
-    threads = [threading.Thread(target=check, args=(b,), daemon=True) for b in config.bots]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if problems:
-        raise ConfigError(sorted(problems), config.source)
-    return sorted(warnings)
 
 
 def table_cpus(config: TournamentConfig) -> list[int]:
@@ -284,25 +253,6 @@ def _terminate_with_parent() -> None:
         raise KeyboardInterrupt
 
 
-def _fault_totals(records) -> dict[str, collections.Counter]:
-    totals: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
-    for rec in records:
-        if rec.get("status") == "played":
-            for seat, counts in enumerate(rec.get("fault_counts", [])):
-                totals[rec["bots"][seat]].update(counts)
-    return totals
-
-
-def _disqualifications(config: TournamentConfig, totals: dict[str, collections.Counter]) -> dict[str, str]:
-    dq = {}
-    for bot, counts in totals.items():
-        for cls, policy in config.failures.items():
-            if policy.disqualify_after and counts[cls] >= policy.disqualify_after:
-                dq[bot] = f"{counts[cls]} {cls} faults (failures.{cls}.disqualify_after = {policy.disqualify_after})"
-                break
-    return dq
-
-
 def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, resume: bool = False,
                    progress: ProgressCallback | None = None, check_bots: bool = True) -> RunSummary:
     """Play every scheduled game not yet recorded in the output folder, on ``concurrency``
@@ -312,7 +262,7 @@ def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, 
     existing = store.open(config, resume)
     try:
         dump_effective(config, out / EFFECTIVE_CONFIG_FILE)
-        run = _run_class(config)(config, out, store, existing, check_bots)
+        run = _TournamentRun(config, out, store, existing, check_bots)
         run.start_tables()
         run.collect(progress)
         return run.finish()
@@ -320,14 +270,15 @@ def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, 
         store.close()
 
 
-def _run_class(config: TournamentConfig) -> type[_TournamentRun]:
-    """The executor of ``[executor] kind``: local tables (:class:`_TournamentRun`), or Ray
-    actors (:class:`tournament.executor_ray.RayTournamentRun`, imported only when asked for)."""
+def remote_executor(config: TournamentConfig):
+    """The executor that runs the tables elsewhere (``[executor] kind``), or None for local
+    tables.  The Ray executor (:class:`tournament.executor_ray.RayExecutor`) is imported only
+    when asked for, so local runs need no Ray."""
     if config.executor.kind == "ray":
-        from tournament.executor_ray import RayTournamentRun
+        from tournament.executor_ray import RayExecutor
 
-        return RayTournamentRun
-    return _TournamentRun
+        return RayExecutor(config)
+    return None
 
 
 class _TournamentRun:
@@ -335,9 +286,10 @@ class _TournamentRun:
     table (in this process or a forked one), and the main thread as the single writer of the
     records, counting faults towards disqualifications as games end.
 
-    This is the local executor.  Another executor subclasses it and replaces how tables are
-    started and how outcomes reach the main thread (``_preflight``, ``start_tables``,
-    ``collect``); recording, disqualification and the outputs stay here."""
+    The tables are local (threads, or forked processes) unless ``[executor]`` names another
+    executor: that object then runs the preflight, starts the tables and collects their
+    outcomes (``preflight``, ``start``, ``collect``, ``close``, each given this run), handing
+    each outcome to ``_record`` here; recording, disqualification and the outputs stay here."""
 
     def __init__(self, config: TournamentConfig, out: Path, store: ResultStore, existing: dict[str, dict],
                  check_bots: bool) -> None:
@@ -345,6 +297,7 @@ class _TournamentRun:
         self.schedule = build_schedule(config)
         self.pending = [job for job in self.schedule if job.job_id not in existing]
         self.started = time.monotonic()
+        self.executor = remote_executor(config)
         self.warnings = self._preflight() if (check_bots and self.pending) else []
         if self.warnings and config.preflight == "stop":
             # Hundreds of forfeits help nobody: a bot that cannot start stops the run up front.
@@ -370,11 +323,16 @@ class _TournamentRun:
         self.last_record = self.started
 
     def _preflight(self) -> list[str]:
+        if self.executor is not None:  # where the tables run: the bots must start there
+            return self.executor.preflight(self)
         return preflight(self.config)
 
     # ---- tables and workers -----------------------------------------------------------
     def start_tables(self) -> None:
         self.started = self.last_record = time.monotonic()
+        if self.executor is not None:
+            self.executor.start(self)
+            return
         n_tables = min(self.config.concurrency, len(self.pending))
         if use_processes(self.config, n_tables):
             # Table processes are forked here, by the main thread, before any worker thread runs.
@@ -446,6 +404,9 @@ class _TournamentRun:
     def collect(self, progress: ProgressCallback | None) -> None:
         """Record each game as it ends (append + fsync) until every pending job is accounted
         for or the workers are gone; Ctrl-C stops the tables and keeps what is recorded."""
+        if self.executor is not None:
+            self.executor.collect(self, progress)
+            return
         try:
             accounted = 0
             while accounted < len(self.pending):
@@ -484,6 +445,8 @@ class _TournamentRun:
         all_records = list(self.existing.values()) + self.new_records
         standings = compute_standings(self.config, all_records, self.disqualified)
         write_outputs(self.config, self.out, all_records, standings, self.disqualified)
+        if self.executor is not None:
+            self.executor.close()
         nodes = node_throughput(self.new_records, self.last_record - self.started)
         return RunSummary(self.out, len(self.schedule), self.played, len(self.existing), self.skipped, self.errors,
                           self.interrupted, standings, self.disqualified, self.warnings, self.config.executor.kind,
