@@ -676,14 +676,14 @@ function renderGames() {
     tr.appendChild(txt("td", null, faults ? String(faults) : ""));
     tr.appendChild(txt("td", null, dur === null || dur === undefined ? "" : dur.toFixed(2)));
     const links = txt("td", "l");
-    if (replay) { const a = txt("a", null, "replay"); a.href = `replays/${job}.html`; links.appendChild(a); }
+    if (replay) { const a = txt("a", null, "replay"); a.href = `${G.base}replays/${job}.html`; links.appendChild(a); }
     else if (!status) {
       const d = txt("details", "cmd");
       d.appendChild(txt("summary", null, "command"));
       d.appendChild(txt("code", "cmd", `trickcore replay results.jsonl --job ${job} --html replays/${job}.html`));
       links.appendChild(d);
     }
-    if (transcript) { const a = txt("a", null, " transcript"); a.href = transcript; links.appendChild(a); }
+    if (transcript) { const a = txt("a", null, " transcript"); a.href = G.base + transcript; links.appendChild(a); }
     tr.appendChild(links);
     body.appendChild(tr);
   }

@@ -12,7 +12,7 @@ Large runs stay light: ``results.jsonl`` is read one line at a time and only agg
 (score histograms, rating curves thinned to at most ``CURVE_POINTS`` points per bot, pairwise
 sums), the list of games is capped (``max_games``: every game with a fault, then the first
 games of the schedule), and replay pages are written for a few games only (``replays``: games
-with faults first, then games spread over the schedule); every other game's page is one
+with faults, up to half of them, and games spread over the schedule); every other game's page is one
 ``trickcore replay ... --html`` away, and the list gives that command.
 """
 
@@ -528,19 +528,20 @@ def _pair_table(agg: _Aggregates) -> str:
             + "".join(rows) + "</tbody></table>")
 
 
-def _game_links(g: _Game, replays: set[str]) -> str:
+def _game_links(g: _Game, replays: set[str], base: str) -> str:
+    """Links to a game's replay page and transcript; ``base`` leads from the report to the run."""
     links = []
     if g.job in replays:
-        links.append(f'<a href="{REPLAY_DIR}/{_esc(g.job)}.html">replay</a>')
+        links.append(f'<a href="{_esc(base)}{REPLAY_DIR}/{_esc(g.job)}.html">replay</a>')
     if g.transcript:
-        links.append(f'<a href="{_esc(g.transcript)}">transcript</a>')
+        links.append(f'<a href="{_esc(base)}{_esc(g.transcript)}">transcript</a>')
     return " ".join(links)
 
 
 FAULTS_LISTED = 100
 
 
-def _faults_section(agg: _Aggregates, replays: set[str]) -> str:
+def _faults_section(agg: _Aggregates, replays: set[str], base: str) -> str:
     if not agg.faults:
         return '<p id="no-faults">No faults: every bot answered every request legally and in time.</p>'
     bots = sorted({b for c in agg.fault_counts.values() for b in c})
@@ -560,7 +561,7 @@ def _faults_section(agg: _Aggregates, replays: set[str]) -> str:
             detail = detail if len(detail) <= 240 else detail[:240] + "…"
             out.append(f'<li><a href="#game-{_esc(g.job)}" class="job">{_esc(g.job)}</a> seat {_esc(f.get("seat"))} '
                        f'({_esc(f.get("bot"))}) → {_esc(f.get("outcome"))}: <span class="detail">{_esc(detail)}</span> '
-                       f'{_game_links(g, replays)}</li>')
+                       f'{_game_links(g, replays, base)}</li>')
         if len(items) > FAULTS_LISTED:
             out.append(f"<li class=muted>… and {len(items) - FAULTS_LISTED} more (results.jsonl, field "
                        f"<code>faults</code>)</li>")
@@ -584,6 +585,8 @@ def _pick_replays(games: list[_Game], count: int | None) -> list[_Game]:
     played = [g for g in games if g.status == "played"]
     if count is None or len(played) <= count:
         return played
+    if count <= 0:
+        return []
     faulty = [g for g in played if g.faults][: max(1, count // 2)]
     chosen = {g.job for g in faulty}
     rest = [g for g in played if g.job not in chosen]
@@ -594,7 +597,7 @@ def _pick_replays(games: list[_Game], count: int | None) -> list[_Game]:
     return [g for g in played if g.job in chosen]
 
 
-def _games_data(games: list[_Game], total: int, replays: set[str], bots: list[str]) -> dict[str, Any]:
+def _games_data(games: list[_Game], total: int, replays: set[str], bots: list[str], base: str) -> dict[str, Any]:
     rows = []
     index = {b: i for i, b in enumerate(bots)}
     for g in games:
@@ -602,7 +605,7 @@ def _games_data(games: list[_Game], total: int, replays: set[str], bots: list[st
                      g.scores, g.ranks, len(g.faults), g.forfeited, g.duration,
                      1 if g.job in replays else 0, g.transcript, g.status if g.status != "played" else None,
                      g.reason])
-    return {"bots": bots, "total": total, "rows": rows}
+    return {"bots": bots, "total": total, "rows": rows, "base": base}
 
 
 def _environment_section(run: Path, report_env: dict[str, Any]) -> str:
@@ -670,12 +673,17 @@ def write_report(run_dir: str | Path, replays: int | None = DEFAULT_REPLAYS, max
     agg = _aggregate(shape, games, timing, disqualified)
     colours = {s.name: PALETTE[i % len(PALETTE)] for i, s in enumerate(agg.standings)}
 
+    path = Path(out) if out else run / REPORT_FILE
+    # Links between the report and the run's files, wherever the report is written.
+    base = Path(os.path.relpath(run.resolve(), path.resolve().parent)).as_posix() + "/"
+    base = "" if base == "./" else base
     chosen = _pick_replays(games, replays)
     replay_dir = run / REPLAY_DIR
+    back = Path(os.path.relpath(path.resolve(), replay_dir.resolve())).as_posix()
     written = set()
     for g in chosen:
         record = _read_record(run, g.offset)
-        write_replay(record, replay_dir / f"{g.job}.html", back="../" + (Path(out).name if out else REPORT_FILE))
+        write_replay(record, replay_dir / f"{g.job}.html", back=back)
         written.add(g.job)
 
     played = [g for g in games if g.status == "played"]
@@ -721,10 +729,11 @@ def write_report(run_dir: str | Path, replays: int | None = DEFAULT_REPLAYS, max
         ("opponents", "Results by opponent",
          "<p class=note>How often the row's bot finished ahead of the column's at the same table (ties count "
          "half; partners are not compared), and the mean score difference.</p>" + _pair_table(agg)),
-        ("faults", "Faults", _faults_section(agg, written)),
+        ("faults", "Faults", _faults_section(agg, written, base)),
         ("games", "Games",
-         f"<p class=note>{len(written):,} game(s) have a replay page in <code>{REPLAY_DIR}/</code> (games with "
-         "faults first); for any other game, the command shown writes one.</p>" + limited
+         f"<p class=note>{len(written):,} game(s) have a replay page in <code>{REPLAY_DIR}/</code> (up to half of "
+         "them games with faults, the others spread over the schedule); for any other game, the command shown "
+         "writes one.</p>" + limited
          + '<div class="gamebar"><label>filter <input id="game-filter" type="search" '
            'placeholder="job or bot"></label> <span id="game-count"></span> '
            '<button type="button" id="game-prev">◀ previous</button> <button type="button" id="game-next">next ▶'
@@ -736,7 +745,7 @@ def write_report(run_dir: str | Path, replays: int | None = DEFAULT_REPLAYS, max
     ]
     nav = " ".join(f'<a href="#{sid}">{_esc(title)}</a>' for sid, title, _ in sections)
     body = "".join(f'<section id="{sid}"><h2>{_esc(title)}</h2>{content}</section>' for sid, title, content in sections)
-    data = _games_data(listed, len(games), written, names)
+    data = _games_data(listed, len(games), written, names, base)
     fact_html = "".join(f"<div><b>{_esc(v)}</b><span>{_esc(k)}</span></div>" for k, v in facts)
     page = (_PAGE.replace("{{TITLE}}", _esc(f"{tname} – trickcore tournament report"))
             .replace("{{NAME}}", _esc(tname))
@@ -750,7 +759,6 @@ def write_report(run_dir: str | Path, replays: int | None = DEFAULT_REPLAYS, max
             .replace("{{DATA}}", _json_for_script(data))
             .replace("{{GENERATED}}", _esc(f"made {report_env['started']} by trickcore {report_env['trickcore']} "
                                            f"in {time.perf_counter() - t0:.2f} s")))
-    path = Path(out) if out else run / REPORT_FILE
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(page, encoding="utf-8")
     os.replace(tmp, path)
@@ -824,8 +832,8 @@ def _report_command() -> Any:
     @click.command("report")
     @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
     @click.option("--replays", default=str(DEFAULT_REPLAYS), show_default=True, metavar="N|all",
-                  help="How many games get a replay page in RUN_DIR/replays/ (games with faults first, then "
-                       "games spread over the schedule).")
+                  help="How many games get a replay page in RUN_DIR/replays/ (up to half of them games with "
+                       "faults, the others spread over the schedule).")
     @click.option("--max-games", type=click.IntRange(min=0), default=DEFAULT_MAX_GAMES, show_default=True,
                   help="Games listed in the report at most (every game with a fault first).")
     @click.option("-o", "--out", type=click.Path(dir_okay=False),

@@ -99,6 +99,13 @@ def test_no_report_flag_and_the_report_command(tmp_path, run):
     # The game with the fault always gets its page and its row.
     faulty = next(r["job"] for r in read_results(out) if r["faults"])
     assert (out / "replays" / f"{faulty}.html").exists() and any(r[1] == faulty for r in games["rows"])
+    none = CliRunner().invoke(report_command, [str(out), "--replays", "0", "-o", str(tmp_path / "r.html")])
+    assert none.exit_code == 0 and "0 replay pages" in none.output and (tmp_path / "r.html").exists()
+    elsewhere = CliRunner().invoke(report_command, [str(out), "--replays", "1", "-o", str(tmp_path / "r.html")])
+    assert elsewhere.exit_code == 0, elsewhere.output
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert f'href="quiet/replays/{faulty}.html"' in page and '"base":"quiet/"' in page
+    assert 'href="../../r.html"' in (out / "replays" / f"{faulty}.html").read_text(encoding="utf-8")
     bad = CliRunner().invoke(report_command, [str(tmp_path)])
     assert bad.exit_code == 2 and "no results.jsonl" in bad.output
     bad = CliRunner().invoke(report_command, [str(out), "--replays", "some"])
