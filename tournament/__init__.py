@@ -14,6 +14,8 @@ Modules, bottom-up:
 * ``compliance`` -- ``trickcore compliance``: one bot against the protocol
 * ``demos``    -- the per-game demo configs and their standings as a markdown table
 * ``bench``    -- ``trickcore bench-runner``: overhead per decision against a pipe ping-pong floor
+* ``report``   -- ``trickcore report``: the HTML report of a run (``html_assets``: its CSS, JS, SVG)
+* ``replay_html`` -- the replay viewer: one game as a page, per-seat views from each seat's observations
 * ``cli``      -- click commands: tournament, match, compliance, replay, demo-standings, bench-runner
 
 The Python bot SDK is ``trickcore.bot``.
