@@ -52,6 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--keep", type=Path, help="keep the three runs' outputs here (default: a temporary folder)")
     args = p.parse_args(argv)
 
+    import os
+
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage statistics over the network
     import ray
     from ray.cluster_utils import Cluster
 

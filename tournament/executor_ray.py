@@ -296,6 +296,9 @@ class RayExecutor:
                                    f"or let the runner connect"], self.config.source)
             self.runtime_env = {}
             return
+        # Ray reports usage statistics over the network unless told otherwise; a tournament
+        # runner does not phone home on its user's behalf (RAY_USAGE_STATS_ENABLED=1 allows it).
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         kwargs: dict = {"include_dashboard": False, "logging_level": "ERROR", "configure_logging": True}
         if self.runtime_env:
             kwargs["runtime_env"] = self.runtime_env  # shipped once for the run; every table starts inside it

@@ -31,6 +31,11 @@ FAST = {"startup_ms": 10000, "ready_ms": 5000, "decision_ms": 5000, "shutdown_ms
 GAME = "beim-jupiter"  # 3 seats: 6 seatings per deal in duplicate, about 40 decisions a game
 
 
+# Ray sends usage statistics over the network unless told not to (this and the runner's
+# subprocesses inherit it).
+os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+
+
 @pytest.fixture(scope="module")
 def ray_address():
     """One Ray instance for the module, with room for two tables; every run here uses it."""
@@ -134,6 +139,28 @@ def test_resume_under_ray_after_killing_the_runner(tmp_path, ray_address):
     assert len(jobs) == len(set(jobs)) == 24  # nothing lost or doubled
     run_tournament(load_config(config_path, {"executor.kind": "local"}), tmp_path / "whole")
     assert by_job(out) == by_job(tmp_path / "whole")
+
+
+def test_ctrl_c_under_ray_stops_cleanly_and_resume_finishes(tmp_path, ray_address):
+    config_path = _write(tmp_path, doc(4, kind="ray", first=mock("--slow", "3")))
+    out = tmp_path / "out"
+    runner = subprocess.Popen([sys.executable, str(HERE / "toy_cli.py"), "tournament", str(config_path), "--out",
+                               str(out), "-q", "--address", ray_address], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and not ((out / RESULTS_FILE).exists() and
+                                          (out / RESULTS_FILE).read_text().count("\n") >= 3):
+        time.sleep(0.01)
+    runner.send_signal(signal.SIGINT)
+    _, err = runner.communicate(timeout=60)
+    assert runner.returncode == 130, err
+    assert "interrupted: finished games are recorded; run again with --resume" in err
+    done_before = len(read_results(out))
+    assert 3 <= done_before < 24
+    summary = run_tournament(load_config(config_path), out, resume=True)
+    assert (summary.resumed, summary.played, summary.errors) == (done_before, 24 - done_before, [])
+    jobs = lines_by_job(out)
+    assert len(jobs) == len(set(jobs)) == 24
 
 
 def test_disqualification_under_ray_as_with_one_local_table(tmp_path, ray_address):

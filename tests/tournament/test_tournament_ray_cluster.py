@@ -9,6 +9,7 @@ unfinished games of its batches are played by the table on the other node."""
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 
@@ -22,6 +23,10 @@ from tournament.config import parse_config
 from tournament.results import RESULTS_FILE, read_results
 from tournament.runner import run_tournament
 from tournament.schedule import build_schedule
+
+# Ray sends usage statistics over the network unless told not to (this and the runner's
+# subprocesses inherit it).
+os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 
 
 @pytest.fixture(scope="module")
