@@ -152,3 +152,21 @@ def test_deal_rewards_sum_to_the_match_scores():
         total += rewards
     assert list(total) == state.returns() == state.trickcore.scores()
     assert 1 <= paid <= 3
+
+
+def test_clones_are_independent_and_engine_states_can_be_wrapped():
+    game = tos.load("hattrick", 4, {"games": 1}, seed=6)
+    state = game.new_initial_state()
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[0])
+    clone = state.clone()
+    assert clone.history() == state.history() and clone.trickcore is not state.trickcore
+    clone.apply_action(clone.legal_actions()[-1])
+    assert len(state.history()) == len(state.trickcore.history) == 5
+    assert len(clone.trickcore.history) == 6
+    engine = trickcore.new_game("hattrick", 4, {"games": 1}, seed=77)
+    wrapped = game.state_of(engine)
+    assert wrapped.observation_string(0) == encoding("hattrick", 4, {"games": 1}).observation_string(
+        engine.observation(0))
+    with pytest.raises(ValueError):
+        game.state_of(trickcore.new_game("hattrick", 5, {"games": 1}))
