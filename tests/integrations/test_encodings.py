@@ -196,5 +196,8 @@ def test_the_game_pages_document_every_block_in_order(page, game, players):
     section = text.split("\n## Tensor encoding\n", 1)[1].split("\n## ", 1)[0]
     documented = re.findall(r"^\| `(\w+)` \| [^|]+ \| (.+) \|$", section, re.M)
     blocks = encoding(game, players).fields
+    sizes = " ".join(section.split("Sizes: ", 1)[1].split("\n\n", 1)[0].split())
+    counts = trickcore.get_game(game).players
+    assert sizes == ", ".join(f"{encoding(game, n).size:,} ({n} players)" for n in counts) + "."
     assert [name for name, _ in documented] == [b.name for b in blocks]
     assert [doc for _, doc in documented] == [b.doc for b in blocks]

@@ -38,6 +38,8 @@ class HattrickEncoding(CardEncoding):
                                   + ", ".join(PLAY_KINDS))
         self.o_open = self._field("open_colours", (2, 3),
                                   "row 0: colour of the first open trick, row 1: of the second (R, B, G)")
+        self.o_winner2 = self._field("last_trick_winner2", (n,),
+                                     "one-hot: relative seat that won the second trick of last_trick, if any")
         self.o_game = self._field("game", (2,), "the game number and the number of games of the match")
         self.o_dealer = self._field("dealer", (n,), "one-hot: relative seat of the dealer")
         self.o_first = self._field("game_leader", (n,), "one-hot: relative seat that led the game's first trick")
@@ -68,6 +70,9 @@ class HattrickEncoding(CardEncoding):
                 won[key] = won.get(key, 0.0) + 1.0
         at.extend(won)
         values.extend(won.values())
+        last = obs["last_trick"]
+        if last:
+            self._seat(self.o_winner2, last.get("winner2"), me, ones)
         at += (self.o_game, self.o_game + 1)
         values += (float(obs["game_number"]), float(obs["games"]))
         self._seat(self.o_dealer, obs["dealer"], me, ones)
