@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,7 @@ class Browser:
 
     def __init__(self, width: int = 1400, height: int = 1000) -> None:
         from selenium import webdriver
+        from selenium.common.exceptions import WebDriverException
         from selenium.webdriver.chrome.service import Service
 
         browser, driver = find_browser()
@@ -61,7 +63,14 @@ class Browser:
                     "--disable-extensions", "--no-first-run", "--disable-background-networking"):
             options.add_argument(arg)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        self.driver = webdriver.Chrome(service=Service(executable_path=driver), options=options)
+        for attempt in range(3):  # a browser that fails to start once (a busy machine) gets two more tries
+            try:
+                self.driver = webdriver.Chrome(service=Service(executable_path=driver), options=options)
+                break
+            except WebDriverException:
+                if attempt == 2:
+                    raise
+                time.sleep(1)
         self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": ERROR_HOOK})
         # Nothing may be fetched from the network: count every request that is not the file itself.
         self.driver.execute_cdp_cmd("Network.enable", {})
