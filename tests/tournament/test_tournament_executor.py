@@ -54,6 +54,16 @@ def test_errors_name_the_key(executor, expected):
     assert len(found) == 1 and found[0].startswith(expected), found
 
 
+def test_ray_kind_needs_ray_installed(monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ray" else real(name, *a))
+    assert problems(with_executor(kind="ray")) == [
+        'executor.kind: "ray" needs the ray package on this machine: pip install "trickcore[ray]"']
+    assert parse_config(with_executor(kind="local")).executor.kind == "local"
+
+
 def test_every_error_of_the_table_together():
     found = problems(with_executor(kind="cloud", batch_games=0, speed=3))
     assert [p.split(":")[0] for p in found] == ["executor.speed", "executor.kind", "executor.batch_games"]

@@ -237,6 +237,16 @@ def test_cluster_config_end_to_end(tmp_path, ray_address):
     assert all(r["faults"] == [] for r in records)
 
 
+def test_no_room_for_a_table_stops_after_start_timeout(tmp_path, ray_address):
+    """A table that asks for more CPUs than the cluster has never starts: the run stops with
+    an error naming the key once start_timeout_s has passed."""
+    d = doc(1, concurrency=1, kind="ray")
+    d["executor"].update(cpus_per_table=3, start_timeout_s=1)
+    result = CliRunner().invoke(tournament_command, [str(_write(tmp_path, d)), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2, result.output
+    assert "executor: no table started within start_timeout_s = 1 s" in result.output
+
+
 def _write(tmp_path: Path, d: dict) -> Path:
     path = tmp_path / "t.toml"
     path.write_text(tomli_w.dumps(d))
