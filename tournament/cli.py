@@ -185,7 +185,7 @@ def _run(config, out, resume, quiet, check_bots, html_report=True) -> int:
         return 2
     progress.close()
     code = _report(summary, quiet)
-    for line in finish_run(summary, environment, html_report):  # environment.json and report.html
+    for line in finish_run(summary, environment, html_report and config.records.report):  # environment, report
         click.echo(line, err=quiet or line.startswith("warning"))
     return code
 

@@ -43,7 +43,7 @@ BUNDLED_BOTS_DIR = Path(__file__).resolve().parent / "bots"
 RUN_ENVIRONMENT_KEYS = (("tournament", "output"), ("tournament", "concurrency"), ("tournament", "cpu_affinity"),
                         ("tournament", "workers"), ("executor", "kind"), ("executor", "address"),
                         ("executor", "cpus_per_table"), ("executor", "batch_games"), ("executor", "working_dir"),
-                        ("executor", "max_attempts"), ("executor", "start_timeout_s"))
+                        ("executor", "max_attempts"), ("executor", "start_timeout_s"), ("records", "report"))
 
 
 class ConfigError(ValueError):
@@ -105,6 +105,7 @@ class Limits:
 class Records:
     transcripts: str = "failed"  # all | failed | none: per-game protocol transcript files
     stderr: str = "failed"  # all | failed | none: per-game bot stderr files
+    report: bool = True  # write report.html (docs/tournament.md, "The HTML report") when the run ends
 
 
 @dataclasses.dataclass(frozen=True)
@@ -424,9 +425,10 @@ def _limits_section(c: _Checker, doc: dict) -> Limits:
 
 def _records_section(c: _Checker, doc: dict) -> Records:
     rt = c.table(doc, "records")
-    c.unknown_keys(rt, ("transcripts", "stderr"), "records")
+    c.unknown_keys(rt, ("transcripts", "stderr", "report"), "records")
     return Records(transcripts=c.string(rt, "transcripts", "records", "failed", KEEP_CHOICES),
-                   stderr=c.string(rt, "stderr", "records", "failed", KEEP_CHOICES))
+                   stderr=c.string(rt, "stderr", "records", "failed", KEEP_CHOICES),
+                   report=c.boolean(rt, "report", "records", True))
 
 
 def _executor_section(c: _Checker, doc: dict, config_dir: Path) -> ExecutorConfig:

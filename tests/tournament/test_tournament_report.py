@@ -211,3 +211,25 @@ def test_seat_views_are_the_seats_observations(game, players, options):
             seen.update(strings(frame))
             assert not seen & hidden[k], (s, k, seen & hidden[k])
         assert set(strings(views["all"]["frames"][0])) & hidden[0]
+
+
+def test_records_report_key(tmp_path):
+    """``[records] report = false`` turns the report off like --no-report; the key may change on
+    --resume (it changes no result), and a value that is not a boolean is named."""
+    import tomli_w
+    from conftest import bot_cmd, quick_doc
+
+    doc = quick_doc([{"name": "a", "command": bot_cmd("random_bot.py")},
+                     {"name": "b", "command": bot_cmd("example_bot.py")}], deals=2)
+    path = tmp_path / "t.toml"
+    path.write_text(tomli_w.dumps(doc))
+    out = tmp_path / "o"
+    off = CliRunner().invoke(tournament_command, [str(path), "--out", str(out), "--set", "records.report=false"])
+    assert off.exit_code == 0, off.output
+    assert not (out / REPORT_FILE).exists() and "report:" not in off.output
+    on = CliRunner().invoke(tournament_command, [str(path), "--out", str(out), "--resume"])
+    assert on.exit_code == 0, on.output
+    assert (out / REPORT_FILE).exists() and "report: " in on.output
+    assert len(json.loads((out / "environment.json").read_text())["invocations"]) == 2
+    bad = CliRunner().invoke(tournament_command, [str(path), "--out", str(tmp_path / "x"), "--set", "records.report=1"])
+    assert bad.exit_code == 2 and "records.report: must be true or false" in bad.output
