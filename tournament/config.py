@@ -39,7 +39,7 @@ EXECUTOR_KINDS = ("local", "ray")  # where tables run: this machine (threads/pro
 BUNDLED_BOTS_DIR = Path(__file__).resolve().parent / "bots"
 
 # Keys whose value may differ between the start of a run and its --resume without
-# changing any game's result: where the files go and how many tables run at once.
+# changing any game's result: where the files go, how many tables run at once and where.
 RUN_ENVIRONMENT_KEYS = (("tournament", "output"), ("tournament", "concurrency"), ("tournament", "cpu_affinity"),
                         ("tournament", "workers"), ("executor", "kind"), ("executor", "address"),
                         ("executor", "cpus_per_table"), ("executor", "batch_games"), ("executor", "working_dir"),
