@@ -114,3 +114,19 @@ def test_node_throughput_counts_played_games_and_bot_decisions_per_node():
     assert table.splitlines()[-1].split() == ["all", "3", "5", "45", "22"]
     # Local records (no table worker) count one table per node.
     assert [(n.node, n.tables) for n in node_throughput([{"status": "played", "actions": []}], 1.0)] == [("local", 1)]
+
+
+def test_progress_line_counts_the_nodes_of_remote_games():
+    import io
+
+    from tournament.cli import _Progress
+
+    log = io.StringIO()
+    progress = _Progress(False, stream=log, tty=False)
+    for done in range(1, 11):
+        progress(done, 10, {"actions": [{"by": "bot"}], "node": f"node-{done % 2}"})
+    local = _Progress(False, stream=io.StringIO(), tty=False)
+    local(1, 1, {"actions": [], "node": "local"})
+    lines = log.getvalue().splitlines()
+    assert lines[0].endswith("decisions/s on 1 node") and lines[-1].endswith("decisions/s on 2 nodes")
+    assert local.line(1, 1).endswith("decisions/s")  # local tables: no node count
