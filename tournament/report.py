@@ -628,9 +628,14 @@ def _environment_section(run: Path, report_env: dict[str, Any]) -> str:
     return "".join(blocks)
 
 
+_ENV_ORDER = ("started", "ended", "command", "played", "resumed", "skipped", "interrupted", "trickcore", "python",
+              "packages", "platform", "cpu", "cpus", "cpus_usable", "memory_gib", "host")
+
+
 def _kv_table(d: dict[str, Any]) -> str:
     rows = []
-    for k, v in d.items():
+    ordered = [k for k in _ENV_ORDER if k in d] + [k for k in d if k not in _ENV_ORDER]
+    for k, v in ((k, d[k]) for k in ordered):
         if isinstance(v, dict):
             v = ", ".join(f"{a} {b}" for a, b in v.items() if b is not None)
         rows.append(f'<tr><th class="l">{_esc(k)}</th><td class="l">{_esc("–" if v is None else v)}</td></tr>')
