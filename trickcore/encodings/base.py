@@ -180,8 +180,10 @@ class Encoding:
             out = np.zeros(self.size, np.float32)
         else:
             out.fill(0.0)
-        out[ones] = 1.0
-        out[at] = values
+        if ones:
+            out[np.fromiter(ones, np.intp, len(ones))] = 1.0    # faster than indexing by the list
+        if at:
+            out[at] = values
         return out
 
     def observation_tensor(self, state: GameState, seat: int, out: FloatArray | None = None) -> FloatArray:
@@ -248,6 +250,7 @@ class CardEncoding(Encoding):
     def _common_layout(self) -> None:
         n, c = self.players, self.n_cards
         self._decision_index = {d: i for i, d in enumerate(self.DECISIONS)}
+        self._trick_memo: dict[int, tuple[Mapping[str, Any], list[list[int] | None]]] = {}
         self.o_hand = self._field("hand", (c,), "1 for each card in the observer's hand")
         self.o_trick = self._field("trick", (n, c), "the open trick: row r has the card played by relative seat r")
         self.o_leader = self._field("trick_leader", (n,), "one-hot: relative seat that led the open trick")
@@ -264,7 +267,7 @@ class CardEncoding(Encoding):
         self.o_scores = self._field("scores", (n,), "match score of each relative seat (raw, as scores() gives it)")
 
     def _fill_common(self, obs: Observation, ones: list[int], at: list[int], values: list[float]) -> None:
-        n, c, ci = self.players, self.n_cards, self.card_index
+        n, ci = self.players, self.card_index
         me = obs["seat"]
         o = self.o_hand
         for name in obs.get("hand") or ():
@@ -273,11 +276,18 @@ class CardEncoding(Encoding):
         if trick:
             self._trick_cards(trick, self.o_trick, me, ones)
             ones.append(self.o_leader + (trick["leader"] - me) % n)
-        o = self.o_played
-        for t in obs.get(self.TRICKS_KEY) or ():
-            lead = t["leader"] - me
-            for i, name in enumerate(t["cards"]):
-                ones.append(o + (lead + i) % n * c + ci[name])
+        tricks = obs.get(self.TRICKS_KEY)
+        if tricks:
+            memo = self._trick_memo
+            for t in tricks:
+                entry = memo.get(id(t))
+                if entry is None or entry[0] is not t:
+                    entry = self._remember(t)
+                rows = entry[1]
+                found = rows[me]
+                if found is None:
+                    found = rows[me] = self._played_indices(t, me)
+                ones.extend(found)
         last = obs.get("last_trick")
         if last:
             self._trick_cards(last, self.o_last, me, ones)
@@ -291,6 +301,24 @@ class CardEncoding(Encoding):
         self._numbers(self.o_sizes, obs.get("hand_sizes"), me, at, values)
         self._numbers(self.o_won, obs.get("tricks_won"), me, at, values)
         self._numbers(self.o_scores, obs.get("scores"), me, at, values)
+
+    #: Completed tricks remembered (their view dicts are shared and never change, game.py).
+    MEMO_SIZE = 4096
+
+    def _remember(self, trick: Mapping[str, Any]) -> tuple[Mapping[str, Any], list[list[int] | None]]:
+        memo = self._trick_memo
+        if len(memo) >= self.MEMO_SIZE:
+            memo.clear()
+        entry: tuple[Mapping[str, Any], list[list[int] | None]] = (trick, [None] * self.players)
+        memo[id(trick)] = entry              # the entry holds the dict, so its id stays its own
+        return entry
+
+    def _played_indices(self, trick: Mapping[str, Any], me: int) -> list[int]:
+        """The ``played`` entries of one completed trick for observer ``me``."""
+        n, c, ci = self.players, self.n_cards, self.card_index
+        lead = trick["leader"] - me
+        o = self.o_played
+        return [o + (lead + i) % n * c + ci[name] for i, name in enumerate(trick["cards"])]
 
     def _trick_cards(self, trick: Mapping[str, Any], offset: int, me: int, ones: list[int]) -> None:
         n, c, ci = self.players, self.n_cards, self.card_index
