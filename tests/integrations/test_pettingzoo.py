@@ -20,6 +20,10 @@ from .configs import CONFIGS, ONE_PER_GAME, config_id
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "integrations.md"
 
+# api_test's advice for environments without action masks; ours are dicts of tensor and mask.
+pytestmark = [pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be"),
+              pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")]
+
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_pettingzoo_api_test(config):
