@@ -66,11 +66,31 @@ class _Plays:
 
 
 _PLAYS = _Plays()
+
+
+class _Later:
+    """An event whose payload is built when the events are read (``events_since``/``events_for``),
+    not when it happens: rollouts, searches and plain loops never read events, so a deal's hands
+    cost them no card-name lists.  ``build(*args)`` returns the payload; ``args`` are immutable
+    values (seats, card masks) taken at the moment of the event."""
+
+    __slots__ = ("kind", "build", "args")
+
+    def __init__(self, kind: str, build: Callable[..., dict[str, Any]], args: tuple[Any, ...]):
+        self.kind, self.build, self.args = kind, build, args
+
+    def event(self) -> Event:
+        return {"type": self.kind, **self.build(*self.args)}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_Later, (self.kind, self.build, self.args))
 #: The visibility of an event only one seat sees, shared (events never change).
 _ONE_SEAT = tuple(frozenset((seat,)) for seat in range(8))
-#: An entry of the event list: (visibility, event), or (_PLAYS, (phase, from trick, from card,
-#: to trick, to card)) for card plays that are expanded into events on demand.
-_Entry = tuple[Visibility, Event] | tuple[_Plays, tuple[TrickPhase, int, int, int, int]]
+#: An entry of the event list: (visibility, event), (visibility, _Later) for an event built on
+#: demand, or (_PLAYS, (phase, from trick, from card, to trick, to card)) for card plays that are
+#: expanded into events on demand.
+_Entry = (tuple[Visibility, Event] | tuple[Visibility, _Later]
+          | tuple[_Plays, tuple[TrickPhase, int, int, int, int]])
 
 __all__ = ["TERMINAL", "Action", "Event", "GameConfigError", "GameInfo", "GameState", "IllegalActionError",
            "Observation", "OptionSpec", "Options", "Record", "Seat", "TrickcoreError", "Visibility",
@@ -171,7 +191,7 @@ def _fmt_counts(counts: Sequence[int]) -> str:
 
 
 #: Values a copy of a state shares with the original: immutable ones.
-_IMMUTABLE = frozenset({int, float, str, bool, type(None), bytes, frozenset, range, _Plays})
+_IMMUTABLE = frozenset({int, float, str, bool, type(None), bytes, frozenset, range, _Plays, _Later})
 
 
 def _fresh(value: Any, memo: dict[int, Any]) -> Any:
@@ -204,6 +224,14 @@ def _fresh(value: Any, memo: dict[int, Any]) -> Any:
     else:
         out = copy.deepcopy(value, memo)
     return out
+
+
+def _visibility(visible_to: Iterable[int] | None) -> Visibility:
+    """An event's visibility: None (public) or the seats, shared for one seat (most private events)."""
+    if visible_to is None:
+        return None
+    seats = tuple(visible_to)
+    return _ONE_SEAT[seats[0]] if len(seats) == 1 else frozenset(seats)
 
 
 def _frozen_dataclass(kind: type) -> bool:
@@ -506,12 +534,15 @@ class GameState(StateCore):
         """Record an event; ``visible_to=None`` means public."""
         if self._tp is not None:
             self._mark_plays()
-        if visible_to is None:
-            vis = None
-        else:
-            seats = tuple(visible_to)
-            vis = _ONE_SEAT[seats[0]] if len(seats) == 1 else frozenset(seats)   # most private events
-        self._events.append((vis, {"type": kind, **data}))
+        self._events.append((_visibility(visible_to), {"type": kind, **data}))
+
+    def _emit_later(self, kind: str, visible_to: Iterable[int] | None, build: Callable[..., dict[str, Any]],
+                    *args: Any) -> None:
+        """Record an event whose payload ``build(*args)`` is made only when the events are read
+        (``_Later``); the same as ``_emit(kind, visible_to, **build(*args))`` to every reader."""
+        if self._tp is not None:
+            self._mark_plays()
+        self._events.append((_visibility(visible_to), _Later(kind, build, args)))
 
     def _mark_plays(self) -> None:
         tp = self._tp
@@ -539,8 +570,12 @@ class GameState(StateCore):
             return
         tail: list[_Entry] = []
         for entry in events[first:]:
+            body = entry[1]
             if isinstance(entry[0], _Plays):
-                tail.extend([(None, ev) for ev in self._play_events(*entry[1])])
+                span = cast(tuple[TrickPhase, int, int, int, int], body)
+                tail.extend([(None, ev) for ev in self._play_events(*span)])
+            elif isinstance(body, _Later):
+                tail.append((entry[0], body.event()))
             else:
                 tail.append(entry)
         events[first:] = tail

@@ -140,6 +140,11 @@ DECK_INFO = {n: DeckInfo(n) for n in (3, 4, 5)}
 DECKS = {n: info.deck for n, info in DECK_INFO.items()}
 
 
+def _deal_event(n: int, seat: int, hand: int) -> dict[str, Any]:
+    """Payload of a seat's deal event, built when the events are read (GameState._emit_later)."""
+    return {"seat": seat, "cards": DECK_INFO[n].texts(hand)}
+
+
 # ---- round arithmetic (rule 3) -------------------------------------------------------------
 def dealt_per_player(r: int) -> int:
     return 14 - r
@@ -382,7 +387,7 @@ class BeimJupiterState(GameState):
         self.phase = "colour"
         self._emit("round_start", round=r, dealer=self.dealer, start_player=self.start, tricks=self.t)
         for p in range(n):
-            self._emit("deal", visible_to=[p], seat=p, cards=d.texts(self.hands[p]))
+            self._emit_later("deal", [p], _deal_event, n, p, self.hands[p])
 
     def _current_player(self) -> int:
         if self.phase == "colour" or self.phase == "bid":

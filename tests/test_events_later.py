@@ -1,0 +1,33 @@
+"""Events built when read (GameState._emit_later): a deal's hand events cost nothing until a referee
+or a replay reads them, and read exactly as if they had been built at once — also from clones and
+pickled copies taken before anyone read them."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from trickcore.game import _Later
+from trickcore.games import list_games, new_game
+
+CASES = [(info.name, players) for info in list_games() for players in info.players[:1]]
+
+
+@pytest.mark.parametrize("name,players", CASES)
+def test_hand_events_wait_until_read_and_read_the_same_from_copies(name, players):
+    state = new_game(name, players, seed=11)
+    pending = [entry for entry in state._events if isinstance(entry[1], _Later)]
+    assert pending, "the deal's hands are recorded as events built on demand"
+    clone, restored = state.clone(), pickle.loads(pickle.dumps(state))
+    events, _ = state.events_since(0)
+    assert not any(isinstance(entry[1], _Later) for entry in state._events)
+    for copy in (clone, restored):
+        assert copy.events_since(0)[0] == events
+    for seat in range(players):
+        mine = [ev for ev in state.events_for(seat)[0] if ev["type"] in ("hand", "deal") and "cards" in ev]
+        assert [ev["seat"] for ev in mine] == [seat], mine
+        assert list(mine[0]) == ["type", "seat", "cards"]        # key order as an eager event's
+        assert mine[0]["cards"] and all(isinstance(card, str) for card in mine[0]["cards"])
+        others = [ev for ev in state.events_for((seat + 1) % players)[0] if ev.get("seat") == seat and "cards" in ev]
+        assert not [ev for ev in others if ev["type"] in ("hand", "deal")], "a hand is private to its seat"
