@@ -4,6 +4,7 @@ number of tables, (c) on a cluster of two Ray nodes started on this machine (Ray
 utilities), one table per node.  Also checks that all three recorded the same games.
 
     python bench/ray_executor.py                      # configs/reference-duplicate.toml, 84 deals = 2,016 games
+    python bench/ray_executor.py --repeat 3           # three interleaved rounds, medians
     python bench/ray_executor.py --deals 10 -j 2 --keep runs/bench-ray
 
 Two rates per run: over the whole invocation (start-up included: Ray's own start, the
@@ -15,6 +16,8 @@ the ratios of one run.
 from __future__ import annotations
 
 import argparse
+import os
+import statistics
 import sys
 import tempfile
 import time
@@ -44,49 +47,73 @@ def measure(label: str, config_path: Path, overrides: dict, out: Path) -> dict:
     return row
 
 
+def two_nodes(label: str, config_path: Path, overrides: dict, out: Path, tables: int) -> dict:
+    """The run on a cluster of two Ray nodes started on this machine, one table each (a head
+    without CPUs, so that no table runs there)."""
+    import ray
+    from ray.cluster_utils import Cluster
+
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "include_dashboard": False})
+    try:
+        for _ in range(2):
+            cluster.add_node(num_cpus=tables / 2)
+        cluster.wait_for_nodes()
+        ray.init(address=cluster.address, logging_level="ERROR")
+        return measure(label, config_path, overrides, out)
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--config", type=Path, default=ROOT / "configs" / "reference-duplicate.toml")
     p.add_argument("--deals", type=int, default=84)
     p.add_argument("-j", "--tables", type=int, default=2)
-    p.add_argument("--keep", type=Path, help="keep the three runs' outputs here (default: a temporary folder)")
+    p.add_argument("--repeat", type=int, default=1,
+                   help="rounds of the three runs, interleaved (local, Ray, two nodes, local, ...); medians shown")
+    p.add_argument("--keep", type=Path, help="keep the runs' outputs here (default: a temporary folder)")
     args = p.parse_args(argv)
-
-    import os
-
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage statistics over the network
-    import ray
-    from ray.cluster_utils import Cluster
 
     base = args.keep or Path(tempfile.mkdtemp(prefix="trickcore-bench-ray-"))
     # No game budget: the bundled random bot seeds its choice by the whole request, and with a
     # budget the request carries the time left, which would make the games depend on timing.
-    common = {"tournament.deals": args.deals, "tournament.concurrency": args.tables, "time.game_ms": 0}
-    rows = [measure("local", args.config, {**common, "executor.kind": "local"}, base / "local"),
-            measure("ray, this machine", args.config, {**common, "executor.kind": "ray"}, base / "ray")]
-    # Two nodes, one table each (a head without CPUs, so no table runs there).
-    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "include_dashboard": False})
-    try:
-        for _ in range(2):
-            cluster.add_node(num_cpus=args.tables / 2)
-        cluster.wait_for_nodes()
-        ray.init(address=cluster.address, logging_level="ERROR")
-        rows.append(measure("ray, two nodes", args.config, {**common, "executor.kind": "ray"}, base / "two-nodes"))
-    finally:
-        ray.shutdown()
-        cluster.shutdown()
+    # A generous decision time: on a loaded machine a bot answering late would be a timeout
+    # fault, and the runs would no longer play the same games.
+    common = {"tournament.deals": args.deals, "tournament.concurrency": args.tables, "time.game_ms": 0,
+              "time.decision_ms": 60000}
+    labels = ("local", "ray, this machine", "ray, two nodes")
+    rows: dict[str, list[dict]] = {label: [] for label in labels}
+    same = True
+    for r in range(args.repeat):
+        outs = [base / f"{r}-{name}" for name in ("local", "ray", "two-nodes")]
+        rows[labels[0]].append(measure(labels[0], args.config, {**common, "executor.kind": "local"}, outs[0]))
+        rows[labels[1]].append(measure(labels[1], args.config, {**common, "executor.kind": "ray"}, outs[1]))
+        rows[labels[2]].append(two_nodes(labels[2], args.config, {**common, "executor.kind": "ray"}, outs[2],
+                                         args.tables))
+        reference = {rec["job"]: comparable(rec) for rec in read_results(outs[0])}
+        same = same and all({rec["job"]: comparable(rec) for rec in read_results(out)} == reference
+                            for out in outs[1:])
 
-    same = all({r["job"]: comparable(r) for r in read_results(base / name)} ==
-               {r["job"]: comparable(r) for r in read_results(base / "local")} for name in ("ray", "two-nodes"))
-    local = rows[0]
-    print(f"{args.config.name}, {args.deals} deals, {local['games']} games, {args.tables} tables; "
-          f"same records in all three runs: {same}")
-    print("| executor | decisions/s (whole run) | x local | decisions/s (tables running) | x local | per node |")
+    def median(label: str, key: str) -> float:
+        return statistics.median(row[key] for row in rows[label])
+
+    local = rows[labels[0]][0]
+    print(f"{args.config.name}, {args.deals} deals, {local['games']} games, {args.tables} tables, "
+          f"{args.repeat} round(s), medians; same records in every run: {same}")
+    print("| executor | decisions/s (tables running) | x local | decisions/s (whole run) | x local | per node "
+          "(last round) |")
     print("|---|---:|---:|---:|---:|---|")
-    for row in rows:
-        nodes = ", ".join(f"{n.node[:8]} {n.games} games {n.rate:,.0f}/s" for n in row["nodes"])
-        print(f"| {row['label']} | {row['rate']:,.0f} | {row['rate'] / local['rate']:.2f} | "
-              f"{row['rate_tables']:,.0f} | {row['rate_tables'] / local['rate_tables']:.2f} | {nodes} |")
+    for label in labels:
+        nodes = ", ".join(f"{n.node[:8]} {n.games} games {n.rate:,.0f}/s" for n in rows[label][-1]["nodes"])
+        print(f"| {label} | {median(label, 'rate_tables'):,.0f} | "
+              f"{median(label, 'rate_tables') / median(labels[0], 'rate_tables'):.2f} | "
+              f"{median(label, 'rate'):,.0f} | {median(label, 'rate') / median(labels[0], 'rate'):.2f} | {nodes} |")
+    if args.repeat > 1:
+        print("per round, x local (tables running): " + "; ".join(
+            ", ".join(f"{rows[label][r]['rate_tables'] / rows[labels[0]][r]['rate_tables']:.2f}"
+                      for label in labels[1:]) for r in range(args.repeat)))
     return 0 if same else 1
 
 
