@@ -42,7 +42,8 @@ def test_openspiel_random_sim_test(name):
     """OpenSpiel's checks for a Python game: legal actions and masks, observation tensors and
     strings, clones, returns within the utility range, the game length bound."""
     game = pyspiel.load_game(name, short_params(name))
-    sims = 1 if name.startswith("trickcore_sticheln_") else 2       # 18 variants: one match each
+    # one match for the 18 variants and for Beim Jupiter's eight rounds, two for the others
+    sims = 1 if name.startswith(("trickcore_sticheln_", "trickcore_beim_jupiter")) else 2
     pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
 
 
