@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from trickcore import new_game
-from trickcore.search import deal_value, search
+from trickcore.search import deal_value, heuristic_guide, search
 
 GAMES: list[tuple[str, int, dict[str, Any]]] = [
     ("beim-jupiter", 4, {}), ("sticheln", 4, {"verspaetet": True, "rounds": 1}), ("hattrick", 5, {"games": 1}),
@@ -59,3 +59,45 @@ def test_an_exhausted_budget_still_searches_one_world() -> None:
     state = new_game("beim-jupiter", 4, seed=2)
     result = search(state, state.current_player(), random.Random(0), budget_ms=0)
     assert result.worlds == 1
+
+
+@pytest.mark.parametrize(("game", "n", "options"), GAMES, ids=[f"{g}-{n}" for g, n, _ in GAMES])
+def test_a_guided_search_plays_rollouts_with_the_guide_and_still_cannot_see_hidden_cards(
+        game: str, n: int, options: dict[str, Any]) -> None:
+    heuristic = heuristic_guide(game)
+    assert heuristic is not None
+    for state in _decisions(game, n, options, seed=5):
+        seat, searched = state.current_player(), state.decision()
+        guided: list[str] = []
+
+        def guide(world: Any, rng: random.Random) -> int:
+            guided.append(world.decision())
+            action = heuristic(world, rng)
+            assert action in world.legal_actions()
+            return action
+
+        result = search(state, seat, random.Random(3), budget_ms=1e9, max_worlds=2, guide=guide)
+        assert result.action in state.legal_actions()
+        if searched != "play" and _cards_follow(state):   # a bid or contract: the guide plays the cards too
+            assert "play" in guided, (game, searched)
+        else:                      # card play: the cards of the rollouts stay in C
+            assert "play" not in guided or game == "klaberjass", guided   # (a Belle phase goes card by card)
+        other = state.determinize(seat, 42)
+        again = search(other, seat, random.Random(3), budget_ms=1e9, max_worlds=2, guide=heuristic)
+        first = search(state, seat, random.Random(3), budget_ms=1e9, max_worlds=2, guide=heuristic)
+        assert (again.action, again.values) == (first.action, first.values)
+
+
+def _cards_follow(state: Any) -> bool:
+    """Whether cards are played in this deal after the current decision (on one random path)."""
+    trial, rng, deal = state.clone(), random.Random(0), state.deal_number()
+    trial.apply_action(trial.legal_actions()[0])
+    while not trial.is_terminal() and trial.deal_number() == deal:
+        if trial.decision() == "play":
+            return True
+        trial.apply_action(rng.choice(trial.legal_actions()))
+    return False
+
+
+def test_a_game_without_a_heuristic_has_no_guide() -> None:
+    assert heuristic_guide("reference") is None

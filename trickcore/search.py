@@ -9,6 +9,13 @@ worlds until the time budget is spent and choose the option with the best mean v
 decision kind (bids, colour cards, trump choice, contracts, discards, card play) is searched the
 same way, through the game interface.
 
+A *guide* (``heuristic_guide``: the game's bundled heuristic) may play the rollouts' other
+decisions instead of chance: bids, contracts and doublings played at random misjudge what an
+option is worth.  Where the searched decision is itself not a card play, the guide then plays
+the rollouts' cards too, card by card: whether a bid or a contract is made depends on how the
+cards are played, and random card play says little about that (docs/search.md has the
+measurements).
+
 The search never reads the true state's hidden cards: it reads the state only through
 ``worlds``, which depend on the seat's knowledge alone (tests/test_worlds.py), and through the
 legal options, which the seat sees.  docs/search.md has the figures and an example bot.
@@ -17,13 +24,18 @@ legal options, which the seat sees.  docs/search.md has the figures and an examp
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from trickcore.game import GameState
 
-__all__ = ["SearchResult", "deal_value", "search"]
+__all__ = ["Guide", "SearchResult", "deal_value", "heuristic_guide", "search"]
+
+#: Plays the decision of the seat to move in a rollout: ``guide(state, rng) -> action id``.
+#: It may read only what that seat may see (``state.observation(state.current_player())``).
+Guide = Callable[[GameState, random.Random], int]
 
 
 @dataclasses.dataclass
@@ -55,30 +67,54 @@ def deal_value(before: Sequence[float], after: Sequence[float], seat: int,
     return gain[seat] - sum(gain[side[0]] for side in others) / len(others)
 
 
-def _rollout(world: GameState, deal: int, rng: random.Random, policy: str) -> GameState:
+def heuristic_guide(game: str) -> Guide | None:
+    """The game's bundled heuristic (``trickcore.policies.<game>.choose``) as a rollout guide: it
+    chooses from the observation of the seat to move, as the heuristic bot does.  None for a game
+    without one."""
+    try:
+        module = importlib.import_module(f"trickcore.policies.{game.replace('-', '_')}")
+    except ModuleNotFoundError:
+        return None
+    choose = module.choose
+
+    def guide(state: GameState, rng: random.Random) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        texts = [state.action_to_string(a) for a in legal]
+        return state.string_to_action(choose(state.observation(state.current_player()), texts, rng))
+    return guide
+
+
+def _rollout(world: GameState, deal: int, rng: random.Random, policy: str, guide: Guide | None = None,
+             guide_cards: bool = False) -> GameState:
     """Play ``world`` (modified in place) to the end of deal number ``deal``: each trick phase
-    in C with the built-in ``policy`` (``finish_trick_phase``), every other decision at random."""
+    in C with the built-in ``policy`` (``finish_trick_phase``; with ``guide_cards``, the guide
+    plays the cards instead), every other decision by ``guide`` or at random."""
     choice, legal, apply, deal_of = rng.choice, world.legal_actions, world.apply_action, world.deal_number
     while deal_of() == deal and not world.is_terminal():
-        if world.decision() == "play":
+        if not guide_cards and world.decision() == "play":
             try:
                 world.finish_trick_phase(policy, rng.getrandbits(63))
                 continue
             except ValueError:        # a trick phase the game plays card by card (a Belle to declare)
                 pass
-        apply(choice(legal()))
+        apply(choice(legal()) if guide is None else guide(world, rng))
     return world
 
 
 def search(state: GameState, seat: int, rng: random.Random, budget_ms: float,
-           max_worlds: int = 10_000, rollouts_per_world: int = 1, policy: str = "random") -> SearchResult:
+           max_worlds: int = 10_000, rollouts_per_world: int = 1, policy: str = "random",
+           guide: Guide | None = None) -> SearchResult:
     """PIMC at ``state``'s current decision for ``seat`` (the seat to move).
 
     Worlds are drawn one at a time and every legal action gets ``rollouts_per_world`` random
     rollouts in each, until ``budget_ms`` has passed (at least one world is always searched) or
     ``max_worlds`` worlds are done.  With one legal action the search returns at once.
     ``policy`` plays the cards of a rollout ("random" or "greedy": ``GameState.playouts``;
-    random measured as strong or stronger in Sticheln and Hattrick, docs/search.md)."""
+    random measured as strong or stronger in Sticheln and Hattrick, docs/search.md).  ``guide``
+    (e.g. ``heuristic_guide(game)``) plays the rollouts' other decisions, and all of their
+    decisions when the searched one is not a card play (module docstring)."""
     start = time.perf_counter()
     legal = list(state.legal_actions())
     if state.current_player() != seat:
@@ -90,6 +126,7 @@ def search(state: GameState, seat: int, rng: random.Random, budget_ms: float,
     deal = state.deal_number()
     teams = state.info.teams(state.num_players) if state.info.teams is not None else None
     deadline = start + budget_ms / 1000
+    guide_cards = guide is not None and state.decision() != "play"
     worlds = 0
     # one model of what the seat cannot see, drawn from again and again (not rebuilt per world)
     for world in state.worlds(seat, max_worlds, seed=rng.getrandbits(64)):
@@ -98,7 +135,7 @@ def search(state: GameState, seat: int, rng: random.Random, budget_ms: float,
             for _ in range(rollouts_per_world):
                 trial = world.clone()
                 trial.apply_action(action)
-                _rollout(trial, deal, rng, policy)
+                _rollout(trial, deal, rng, policy, guide, guide_cards)
                 totals[action] += deal_value(before, trial.scores(), seat, teams)
                 counts[action] += 1
         worlds += 1

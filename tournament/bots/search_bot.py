@@ -9,7 +9,10 @@ and card play are all searched the same way.
 
 Options: ``fraction`` of the decision time to spend (the rest covers the protocol and the
 rebuild), ``max_worlds`` per decision, ``policy`` of the rollouts' card play (``random`` or
-``greedy``), ``seed``.  With a game budget (``game_ms``) it spends at
+``greedy``), ``guide`` of the rollouts' other decisions (``heuristic``: the game's bundled
+heuristic, trickcore.search.heuristic_guide; ``none``: at random; ``auto``: the heuristic where
+it was measured to help, Klaberjass and Squint, whose bids and contracts random rollouts
+misjudge), ``seed``.  With a game budget (``game_ms``) it spends at
 most the game time left divided by a guess of the decisions left.
 
 Every game is followed from its events; should an event stream ever not be reproducible (a
@@ -34,13 +37,15 @@ except ModuleNotFoundError:
     from trickcore.bot import Bot, Option, run
 
 from trickcore.mirror import Mirror, MirrorError
-from trickcore.search import search
+from trickcore.search import heuristic_guide, search
 
 sys.path.append(str(Path(__file__).resolve().parent))
 from heuristic_bot import load_policy  # noqa: E402  (the bundled bots' own directory)
 
 #: Games whose events the mirror follows (trickcore.mirror).
 FOLLOWED = ("beim-jupiter", "sticheln", "hattrick", "klaberjass", "squint")
+#: Games whose rollouts the heuristic guides under ``guide = "auto"`` (docs/search.md: measured).
+GUIDED = ("klaberjass", "squint")
 
 
 class SearchBot(Bot):
@@ -49,12 +54,14 @@ class SearchBot(Bot):
     declared_options = (Option("fraction", "float", 0.6, 0.05, 0.95),
                         Option("max_worlds", "int", 100_000, 1, 10_000_000),
                         Option("policy", "choice", "random", choices=("random", "greedy")),
+                        Option("guide", "choice", "auto", choices=("auto", "heuristic", "none")),
                         Option("seed", "int", 0, 0, 2**32 - 1))
 
     def __init__(self) -> None:
         super().__init__()
         self.mirror: Mirror | None = None
         self.fallback = None
+        self.guide = None
         self.rng = random.Random(0)
         self.decisions = 0
 
@@ -65,6 +72,8 @@ class SearchBot(Bot):
         self.mirror = Mirror(name, game["players"], game.get("options"), seat,
                              seed=self.rng.getrandbits(32)) if name in FOLLOWED else None
         self.fallback = load_policy(name)
+        guide = self.options["guide"]
+        self.guide = heuristic_guide(name) if guide == "heuristic" or (guide == "auto" and name in GUIDED) else None
         self.decisions = 0
         if self.mirror is None:
             print(f"search: cannot follow {name} from its events; playing its heuristic policy", file=sys.stderr)
@@ -88,7 +97,7 @@ class SearchBot(Bot):
             else:
                 budget = self._budget_ms(request) - (time.perf_counter() - start) * 1000
                 result = search(state, seat, self.rng, max(budget, 1.0), max_worlds=self.options["max_worlds"],
-                                policy=self.options["policy"])
+                                policy=self.options["policy"], guide=self.guide)
                 print(f"search: {result.worlds} worlds, {result.total_rollouts} rollouts, "
                       f"{result.elapsed_ms:.0f} ms", file=sys.stderr)
                 return state.action_to_string(result.action)
