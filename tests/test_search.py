@@ -101,3 +101,22 @@ def _cards_follow(state: Any) -> bool:
 
 def test_a_game_without_a_heuristic_has_no_guide() -> None:
     assert heuristic_guide("reference") is None
+
+
+def test_the_clock_cuts_a_later_world_short_but_never_the_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    import trickcore.search as search_module
+
+    class Clock:           # a fake clock: one millisecond passes at every look
+        now = 0.0
+
+        def perf_counter(self) -> float:
+            self.now += 0.001
+            return self.now
+
+    monkeypatch.setattr(search_module, "time", Clock())
+    state = next(s for s in _decisions("beim-jupiter", 4, {}, seed=3) if len(s.legal_actions()) >= 3)
+    n = len(state.legal_actions())
+    # start at 1 ms (deadline 3.5 ms); end of the first world 2 ms; second world: 3 ms, then 4 ms
+    result = search(state, state.current_player(), random.Random(0), budget_ms=2.5)
+    assert result.worlds == 2
+    assert result.total_rollouts == n + 2 and min(result.rollouts.values()) >= 1

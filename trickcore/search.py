@@ -109,8 +109,10 @@ def search(state: GameState, seat: int, rng: random.Random, budget_ms: float,
     """PIMC at ``state``'s current decision for ``seat`` (the seat to move).
 
     Worlds are drawn one at a time and every legal action gets ``rollouts_per_world`` random
-    rollouts in each, until ``budget_ms`` has passed (at least one world is always searched) or
-    ``max_worlds`` worlds are done.  With one legal action the search returns at once.
+    rollouts in each, until ``budget_ms`` has passed (at least one world is always searched; a
+    later world may be cut short, its options taken in random order) or ``max_worlds`` worlds
+    are done.  ``SearchResult.rollouts`` tells how thin the estimate of each option is.  With one
+    legal action the search returns at once.
     ``policy`` plays the cards of a rollout ("random" or "greedy": ``GameState.playouts``;
     random measured as strong or stronger in Sticheln and Hattrick, docs/search.md).  ``guide``
     (e.g. ``heuristic_guide(game)``) plays the rollouts' other decisions, and all of their
@@ -129,17 +131,23 @@ def search(state: GameState, seat: int, rng: random.Random, budget_ms: float,
     guide_cards = guide is not None and state.decision() != "play"
     worlds = 0
     # one model of what the seat cannot see, drawn from again and again (not rebuilt per world)
+    out_of_time = False
     for world in state.worlds(seat, max_worlds, seed=rng.getrandbits(64)):
         before = world.scores()
-        for action in legal:
+        # In a random order, so that a world cut short by the clock favours no option.
+        for action in rng.sample(legal, len(legal)) if worlds else legal:
             for _ in range(rollouts_per_world):
                 trial = world.clone()
                 trial.apply_action(action)
                 _rollout(trial, deal, rng, policy, guide, guide_cards)
                 totals[action] += deal_value(before, trial.scores(), seat, teams)
                 counts[action] += 1
+            # Past the deadline: stop, once every option has been tried (the first world is finished).
+            if worlds and time.perf_counter() >= deadline:
+                out_of_time = True
+                break
         worlds += 1
-        if time.perf_counter() >= deadline:
+        if out_of_time or time.perf_counter() >= deadline:
             break
     values = {a: totals[a] / counts[a] for a in legal}
     best = max(values.values())

@@ -11,8 +11,10 @@ Options: ``fraction`` of the decision time to spend (the rest covers the protoco
 rebuild), ``max_worlds`` per decision, ``policy`` of the rollouts' card play (``random`` or
 ``greedy``), ``guide`` of the rollouts' other decisions (``heuristic``: the game's bundled
 heuristic, trickcore.search.heuristic_guide; ``none``: at random; ``auto``: the heuristic where
-it was measured to help, Klaberjass and Squint, whose bids and contracts random rollouts
-misjudge), ``seed``.  With a game budget (``game_ms``) it spends at
+it was measured to help, Klaberjass, whose bids and contracts random rollouts misjudge),
+``min_rollouts`` (when the time allowed fewer rollouts of some option than this, the search is
+too thin to trust and the game's heuristic decides, as happens to Squint's bids at 100 ms),
+``seed``.  With a game budget (``game_ms``) it spends at
 most the game time left divided by a guess of the decisions left.
 
 Every game is followed from its events; should an event stream ever not be reproducible (a
@@ -45,7 +47,7 @@ from heuristic_bot import load_policy  # noqa: E402  (the bundled bots' own dire
 #: Games whose events the mirror follows (trickcore.mirror).
 FOLLOWED = ("beim-jupiter", "sticheln", "hattrick", "klaberjass", "squint")
 #: Games whose rollouts the heuristic guides under ``guide = "auto"`` (docs/search.md: measured).
-GUIDED = ("klaberjass", "squint")
+GUIDED = ("klaberjass",)
 
 
 class SearchBot(Bot):
@@ -55,6 +57,7 @@ class SearchBot(Bot):
                         Option("max_worlds", "int", 100_000, 1, 10_000_000),
                         Option("policy", "choice", "random", choices=("random", "greedy")),
                         Option("guide", "choice", "auto", choices=("auto", "heuristic", "none")),
+                        Option("min_rollouts", "int", 1, 1, 1_000_000),
                         Option("seed", "int", 0, 0, 2**32 - 1))
 
     def __init__(self) -> None:
@@ -100,7 +103,11 @@ class SearchBot(Bot):
                                 policy=self.options["policy"], guide=self.guide)
                 print(f"search: {result.worlds} worlds, {result.total_rollouts} rollouts, "
                       f"{result.elapsed_ms:.0f} ms", file=sys.stderr)
-                return state.action_to_string(result.action)
+                thinnest = min(result.rollouts.values())
+                if thinnest >= self.options["min_rollouts"] or self.fallback is None:
+                    return state.action_to_string(result.action)
+                print(f"search: {thinnest} rollouts of an option, under min_rollouts; heuristic move",
+                      file=sys.stderr)
         if self.fallback is not None and len(legal) > 1:
             return str(self.fallback(view, legal, self.rng))
         return legal[0]
