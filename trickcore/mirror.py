@@ -329,14 +329,16 @@ class Mirror:
         base, seen = self.state, self._seen
         opener = _deal_opener(self._pending)
         known = self._places(self._pending[:opener])
-        for _ in range(tries):
-            try:
-                self.state = base.determinize(self.seat, self.rng.getrandbits(64), require=known)
-            except InconsistentStateError:
-                break
-            self._seen = self.state.events_for(self.seat, 0)[1]
-            if attempt():
-                return True
+        try:
+            # One sampler for every try: building it is the costly part (Squint's contracts: ms).
+            worlds = base.worlds(self.seat, tries, self.rng.getrandbits(64), require=known)
+            for world in worlds:
+                self.state = world
+                self._seen = world.events_for(self.seat, 0)[1]
+                if attempt():
+                    return True
+        except InconsistentStateError:
+            pass
         self.state, self._seen = base, seen
         return False
 
