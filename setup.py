@@ -4,7 +4,8 @@ The C core (csrc/src/*.c) is compiled straight into the Cython extension, so
 `pip install .` needs only a C compiler; `make -C csrc` builds the same sources
 as a standalone static/shared library for C programs and the cffi binding.
 
-The game flow (trickcore/game.py and the game modules) is plain Python, and is also
+The game flow (trickcore/game.py, the game modules, and the world sampler
+trickcore/worlds.py that search draws hidden cards with) is plain Python, and is also
 compiled by Cython into extension modules of the same names: Python imports the
 compiled module when it exists, so the readable source is the only source and runs
 about a third faster.  Set TRICKCORE_PURE_PYTHON=1 when building to skip that step
@@ -35,7 +36,7 @@ bench = Extension(
 )
 
 #: Python modules of the game flow compiled as they are (trickcore.games.COMPILED lists the same).
-FLOW = ["trickcore/game.py", "trickcore/games/beim_jupiter.py", "trickcore/games/hattrick.py",
+FLOW = ["trickcore/game.py", "trickcore/worlds.py", "trickcore/games/beim_jupiter.py", "trickcore/games/hattrick.py",
         "trickcore/games/klaberjass.py", "trickcore/games/reference.py", "trickcore/games/squint.py",
         "trickcore/games/sticheln.py"]
 flow = [] if os.environ.get("TRICKCORE_PURE_PYTHON") == "1" else cythonize(

@@ -49,7 +49,7 @@ def unregister(name: str) -> None:
 
 
 #: Modules of the game flow that the build also compiles (setup.py, FLOW).
-COMPILED = ("trickcore.game", *(m for m in _MODULES))
+COMPILED = ("trickcore.game", "trickcore.worlds", *(m for m in _MODULES))
 
 
 def _load() -> None:
