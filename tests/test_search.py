@@ -69,14 +69,8 @@ def test_a_guided_search_plays_rollouts_with_the_guide_and_still_cannot_see_hidd
     for state in _decisions(game, n, options, seed=5):
         seat, searched = state.current_player(), state.decision()
         guided: list[str] = []
-
-        def guide(world: Any, rng: random.Random) -> int:
-            guided.append(world.decision())
-            action = heuristic(world, rng)
-            assert action in world.legal_actions()
-            return action
-
-        result = search(state, seat, random.Random(3), budget_ms=1e9, max_worlds=2, guide=guide)
+        result = search(state, seat, random.Random(3), budget_ms=1e9, max_worlds=2,
+                        guide=_recording(heuristic, guided))
         assert result.action in state.legal_actions()
         if searched != "play" and _cards_follow(state):   # a bid or contract: the guide plays the cards too
             assert "play" in guided, (game, searched)
@@ -86,6 +80,16 @@ def test_a_guided_search_plays_rollouts_with_the_guide_and_still_cannot_see_hidd
         again = search(other, seat, random.Random(3), budget_ms=1e9, max_worlds=2, guide=heuristic)
         first = search(state, seat, random.Random(3), budget_ms=1e9, max_worlds=2, guide=heuristic)
         assert (again.action, again.values) == (first.action, first.values)
+
+
+def _recording(guide: Any, seen: list[str]) -> Any:
+    """``guide``, noting the decision kind of every call in ``seen`` and checking its choice."""
+    def recorded(world: Any, rng: random.Random) -> int:
+        seen.append(world.decision())
+        action = guide(world, rng)
+        assert action in world.legal_actions()
+        return int(action)
+    return recorded
 
 
 def _cards_follow(state: Any) -> bool:
