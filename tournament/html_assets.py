@@ -742,3 +742,21 @@ function sortable(table) {
   performance.mark("trickcore-ready");
 })();
 """
+
+
+def page_head(generator: str) -> str:
+    """The start of a self-contained page, up to the inline card symbols: the placeholders
+    {{TITLE}}, {{CSS}} and {{SYMBOLS}} are filled by the page's writer."""
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="{generator}">
+<link rel="icon" href="data:,">
+<title>{{{{TITLE}}}}</title>
+<style>{{{{CSS}}}}</style>
+</head>
+<body>
+{{{{SYMBOLS}}}}
+"""

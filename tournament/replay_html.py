@@ -180,12 +180,12 @@ def replay_html(record: dict[str, Any], seats: Sequence[int] | None = None, omni
                 back: str | None = None) -> str:
     """The viewer page of one game (see :func:`build_replay`); ``back`` is an optional link (to
     the tournament report) shown in the header."""
-    from tournament.html_assets import CARD_CSS, CARD_JS, CARD_SYMBOLS, REPLAY_CSS, REPLAY_JS
+    from tournament.html_assets import CARD_CSS, CARD_JS, CARD_SYMBOLS, REPLAY_CSS, REPLAY_JS, page_head
 
     data = build_replay(record, seats, omniscient)
     title = f"{data['title']} – {data['job'] or 'game'} (seed {data['seed']})"
     back_link = f'<a class="back" href="{html.escape(back)}">← tournament report</a>' if back else ""
-    return (_PAGE.replace("{{TITLE}}", html.escape(title))
+    return ((page_head("trickcore replay viewer") + _BODY).replace("{{TITLE}}", html.escape(title))
             .replace("{{CSS}}", CARD_CSS + REPLAY_CSS)
             .replace("{{SYMBOLS}}", CARD_SYMBOLS)
             .replace("{{BACK}}", back_link)
@@ -201,19 +201,8 @@ def write_replay(record: dict[str, Any], out: str | Path, seats: Sequence[int] |
     return path
 
 
-_PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="trickcore replay viewer">
-<link rel="icon" href="data:,">
-<title>{{TITLE}}</title>
-<style>{{CSS}}</style>
-</head>
-<body>
-{{SYMBOLS}}
-<header>
+# The page after page_head() (tournament/html_assets.py).
+_BODY = """<header>
   {{BACK}}
   <h1 id="title">{{TITLE}}</h1>
   <p id="subtitle"></p>

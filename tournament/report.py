@@ -653,7 +653,7 @@ def write_report(run_dir: str | Path, replays: int | None = DEFAULT_REPLAYS, max
                  out: str | Path | None = None) -> ReportResult:
     """Write ``RUN_DIR/report.html`` (or ``out``) and the replay pages of up to ``replays`` games
     (None: every game) in ``RUN_DIR/replays/``; the list of games holds at most ``max_games``."""
-    from tournament.html_assets import CARD_CSS, CARD_SYMBOLS, REPORT_CSS, REPORT_JS
+    from tournament.html_assets import CARD_CSS, CARD_SYMBOLS, REPORT_CSS, REPORT_JS, page_head
     from tournament.replay_html import write_replay
 
     t0 = time.perf_counter()
@@ -752,7 +752,7 @@ def write_report(run_dir: str | Path, replays: int | None = DEFAULT_REPLAYS, max
     body = "".join(f'<section id="{sid}"><h2>{_esc(title)}</h2>{content}</section>' for sid, title, content in sections)
     data = _games_data(listed, len(games), written, names, base)
     fact_html = "".join(f"<div><b>{_esc(v)}</b><span>{_esc(k)}</span></div>" for k, v in facts)
-    page = (_PAGE.replace("{{TITLE}}", _esc(f"{tname} – trickcore tournament report"))
+    page = ((page_head("trickcore report") + _BODY).replace("{{TITLE}}", _esc(f"{tname} – trickcore tournament report"))
             .replace("{{NAME}}", _esc(tname))
             .replace("{{SUBTITLE}}", subtitle)
             .replace("{{FACTS}}", fact_html)
@@ -770,19 +770,8 @@ def write_report(run_dir: str | Path, replays: int | None = DEFAULT_REPLAYS, max
     return ReportResult(path, len(games), len(written), time.perf_counter() - t0, path.stat().st_size)
 
 
-_PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="trickcore report">
-<link rel="icon" href="data:,">
-<title>{{TITLE}}</title>
-<style>{{CSS}}</style>
-</head>
-<body>
-{{SYMBOLS}}
-<header>
+# The page after page_head() (tournament/html_assets.py).
+_BODY = """<header>
   <h1>{{NAME}}</h1>
   <p class="sub">{{SUBTITLE}}</p>
   <div class="facts">{{FACTS}}</div>
