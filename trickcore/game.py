@@ -226,6 +226,11 @@ def _fresh(value: Any, memo: dict[int, Any]) -> Any:
     return out
 
 
+def _cards_event(names: Callable[[int], list[str]], seat: int, hand: int) -> dict[str, Any]:
+    """Payload of a seat's dealt-hand event (``GameState._emit_hand``), built when read."""
+    return {"seat": seat, "cards": names(hand)}
+
+
 def _visibility(visible_to: Iterable[int] | None) -> Visibility:
     """An event's visibility: None (public) or the seats, shared for one seat (most private events)."""
     if visible_to is None:
@@ -543,6 +548,12 @@ class GameState(StateCore):
         if self._tp is not None:
             self._mark_plays()
         self._events.append((_visibility(visible_to), _Later(kind, build, args)))
+
+    def _emit_hand(self, kind: str, seat: Seat, hand: int, names: Callable[[int], list[str]]) -> None:
+        """Record the event that shows ``seat`` its dealt ``hand`` (a card mask): ``{"type": kind,
+        "seat": seat, "cards": names(hand)}``, private to the seat and built when read.
+        ``names`` must pickle (a module-level function, or a method of a deck)."""
+        self._emit_later(kind, (seat,), _cards_event, names, seat, hand)
 
     def _mark_plays(self) -> None:
         tp = self._tp

@@ -56,13 +56,6 @@ def _build_deck() -> _core.Deck:
 
 
 DECK = _build_deck()
-
-
-def _hand_event(seat: int, hand: int) -> dict[str, Any]:
-    """Payload of a seat's dealt-hand event, built when the events are read (GameState._emit_later)."""
-    return {"seat": seat, "cards": DECK.names_of(hand)}
-
-
 N_CARDS = DECK.n_cards  # 63
 
 
@@ -167,7 +160,7 @@ class HattrickState(GameState):
         self._game_start = len(self._actions)     # index of the game's first action in the history
         self._emit("deal", game=self.game, dealer=self.dealer, leader=self.leader, hand_size=self.hand_size)
         for seat in range(n):
-            self._emit_later("hand", [seat], _hand_event, seat, hands[seat])
+            self._emit_hand("hand", seat, hands[seat], DECK.names_of)
         self._start_play(DECK, _core.FOLLOW_DOUBLE, _core.WIN_DOUBLE, _core.NO_SUIT, hands, self.leader,
                          self.n_tricks)
 

@@ -135,10 +135,6 @@ def names(mask_or_cards: int | Iterable[int]) -> list[str]:
     return [CARD_NAMES[c] for c in sorted(mask_or_cards)]
 
 
-def _hand_event(seat: int, hand: int) -> dict[str, Any]:
-    """Payload of a seat's dealt-hand event, built when the events are read (GameState._emit_later)."""
-    return {"seat": seat, "cards": names(hand)}
-
 
 def parse_card(text: str) -> int:
     t = text.strip().upper()
@@ -434,7 +430,7 @@ class KlaberjassState(GameState):
         self._emit("deal", deal=self.deal_no, dealer=self.dealer, forehand=self.forehand,
                    turned=CARD_NAMES[self.turned], dice=list(self.dice))
         for seat in range(n):
-            self._emit_later("hand", [seat], _hand_event, seat, self._hands[seat])
+            self._emit_hand("hand", seat, self._hands[seat], names)
         self.phase = "orgi"
         self._queue = list(self._seats)
         self._qi = 0

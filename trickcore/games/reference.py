@@ -33,7 +33,7 @@ class ReferenceState(GameState):
         hands, _rest = rng.deal(DECK.all, 4, 13)
         self._emit("deal", trump=SUITS[self.trump])
         for seat in range(4):
-            self._emit_later("hand", [seat], _hand_event, seat, hands[seat])
+            self._emit_hand("hand", seat, hands[seat], DECK.names_of)
         self._tricks: list[int] | None = None
         self._start_play(DECK, _core.FOLLOW_SUIT, _core.WIN_TRUMP, self.trump, hands, 0, 13)
 
@@ -86,10 +86,6 @@ class ReferenceState(GameState):
 def _describe_trick(t: tuple[Any, ...]) -> dict[str, Any]:
     return {"leader": t[0], "cards": [DECK.move_text(m) for m in t[1]], "winner": t[2]}
 
-
-def _hand_event(seat: int, hand: int) -> dict[str, Any]:
-    """Payload of a seat's dealt-hand event, built when the events are read (GameState._emit_later)."""
-    return {"seat": seat, "cards": DECK.names_of(hand)}
 
 
 GAME_INFO = register(GameInfo(

@@ -112,10 +112,6 @@ def names(cards: int | Iterable[int]) -> list[str]:
     return [card_name(c) for c in sorted(cards)]
 
 
-def _hand_event(seat: int, hand: int) -> dict[str, Any]:
-    """Payload of a seat's dealt-hand event, built when the events are read (GameState._emit_later)."""
-    return {"seat": seat, "cards": names(hand)}
-
 
 def pair_id(a: int, b: int) -> int:
     if a == b:
@@ -381,7 +377,7 @@ class SquintState(GameState):
         self._emit("deal", deal=self.deal_no + 1, dealer=D, eldest=self.eldest,
                    hand_sizes=[HAND_SIZE] * N_PLAYERS, squint=2)
         for s in range(N_PLAYERS):
-            self._emit_later("hand", [s], _hand_event, s, self.hands[s])
+            self._emit_hand("hand", s, self.hands[s], names)
 
     @property
     def _contract(self) -> Contract:

@@ -122,10 +122,6 @@ def names(cards: Iterable[int]) -> list[str]:
     return [DECK.names[c] for c in cards]
 
 
-def _hand_event(seat: int, hand: int) -> dict[str, Any]:
-    """Payload of a seat's dealt-hand event, built when the events are read (GameState._emit_later)."""
-    return {"seat": seat, "cards": DECK.names_of(hand)}
-
 
 def laid_per_player(flags: dict[str, Any]) -> int:
     """k of §3.6: 0 with verspaetet, else 2 with verschaerft, else 1."""
@@ -276,7 +272,7 @@ class StichelnState(GameState):
         self._emit("deal", round=self.round, dealer=self.dealer, leader=self.leader,
                    hand_size=self.hand_size, aside=self.n_aside)
         for seat in range(n):
-            self._emit_later("hand", [seat], _hand_event, seat, hands[seat])
+            self._emit_hand("hand", seat, hands[seat], DECK.names_of)
         order = [(self.leader + i) % n for i in range(n)]
         if self.k:
             self._phase = "layout"
