@@ -5,6 +5,7 @@ that look the same to the searching seat get the same search."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -105,6 +106,20 @@ def _cards_follow(state: Any) -> bool:
 
 def test_a_game_without_a_heuristic_has_no_guide() -> None:
     assert heuristic_guide("reference") is None
+
+
+def test_a_heuristic_whose_own_import_fails_is_an_error_not_a_missing_guide(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    import trickcore.policies
+
+    (tmp_path / "broken_game.py").write_text("import trickcore_no_such_module\n")
+    monkeypatch.setattr(trickcore.policies, "__path__", [*trickcore.policies.__path__, str(tmp_path)])
+    importlib.invalidate_caches()
+    with pytest.raises(ModuleNotFoundError) as caught:
+        heuristic_guide("broken-game")
+    assert caught.value.name == "trickcore_no_such_module"
 
 
 def test_the_clock_cuts_a_later_world_short_but_never_the_first(monkeypatch: pytest.MonkeyPatch) -> None:

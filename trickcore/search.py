@@ -37,6 +37,9 @@ __all__ = ["Guide", "SearchResult", "deal_value", "heuristic_guide", "search"]
 #: It may read only what that seat may see (``state.observation(state.current_player())``).
 Guide = Callable[[GameState, random.Random], int]
 
+#: The package of the games' bundled heuristics: ``trickcore.policies.<game>``.
+POLICY_PACKAGE = "trickcore.policies"
+
 
 @dataclasses.dataclass
 class SearchResult:
@@ -71,10 +74,15 @@ def heuristic_guide(game: str) -> Guide | None:
     """The game's bundled heuristic (``trickcore.policies.<game>.choose``) as a rollout guide: it
     chooses from the observation of the seat to move, as the heuristic bot does.  None for a game
     without one."""
+    name = f"{POLICY_PACKAGE}.{game.replace('-', '_').replace(' ', '_').lower()}"
     try:
-        module = importlib.import_module(f"trickcore.policies.{game.replace('-', '_')}")
-    except ModuleNotFoundError:
-        return None
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        # Only a missing policy module means "no heuristic"; a policy whose own imports fail
+        # is a bug, not a game without a heuristic (as in the heuristic bot's load_policy).
+        if exc.name in (name, POLICY_PACKAGE, "trickcore"):
+            return None
+        raise
     choose = module.choose
 
     def guide(state: GameState, rng: random.Random) -> int:
