@@ -210,6 +210,33 @@ def test_worlds_are_uniform_over_the_consistent_ones(game: str, n: int, options:
             assert chi2 < critical, f"chi2 {chi2:.1f} over {len(consistent)} worlds (df {df}) >= {critical:.1f}"
 
 
+SAMPLER_CASES = [
+    # two slots that allow the same cards (drawn as one and split), one of no size, a constrained one
+    [Slot("a", 2, 0b1111110), Slot("b", 2, 0b1111110), Slot("none", 0, 0b1111111), Slot("c", 3, 0b0011111)],
+    # a card allowed in one slot only, groups spread over several slots
+    [Slot("a", 1, 0b0000001 | 0b1100000), Slot("b", 3, 0b1111110), Slot("c", 2, 0b0111110), Slot("d", 1, 0b1011110)],
+]
+
+
+@pytest.mark.parametrize("slots", SAMPLER_CASES, ids=["merged-slots", "constrained"])
+def test_the_sampler_counts_and_draws_every_placement_alike(slots: list[Slot]) -> None:
+    """Against every placement of seven cards that respects sizes and allowed sets."""
+    cards = 0b1111111
+    placements = {tuple(sorted(a.items())) for a in _assignments(slots, list(range(7)))
+                  if all(a[s.key] & ~s.allowed == 0 for s in slots)}
+    sampler = WorldSampler(slots, cards)
+    assert sampler.total == len(placements)
+    rng = random.Random(3)
+    draws = 200 * len(placements)
+    drawn = Counter(tuple(sorted(sampler.sample(rng).items())) for _ in range(draws))
+    assert set(drawn) == placements
+    expected = draws / len(placements)
+    chi2 = sum((drawn[k] - expected) ** 2 / expected for k in placements)
+    df = len(placements) - 1
+    critical = df * (1 - 2 / (9 * df) + 3.09 * (2 / (9 * df)) ** 0.5) ** 3      # p = 0.001
+    assert chi2 < critical, f"chi2 {chi2:.1f} over {len(placements)} placements >= {critical:.1f}"
+
+
 # ---- inconsistent input ----------------------------------------------------------------------------
 
 def test_impossible_constraints_are_a_clear_error() -> None:

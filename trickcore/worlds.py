@@ -17,8 +17,9 @@ two states that look the same to the seat give the same model.
 
 :class:`WorldSampler` then draws an assignment of those cards to the slots *uniformly* among all
 assignments that respect the sizes and the allowed sets: it counts the completions exactly
-(dynamic programming over groups of cards with the same allowed slots) and draws group by
-group.  A game may add checks no per-card set can express (Beim Jupiter's redeal rule, a
+(dynamic programming over groups of cards with the same allowed slots, one slot of a group at a
+time; slots that allow the same cards are counted as one and split by a shuffle) and draws
+along the counts.  A game may add checks no per-card set can express (Beim Jupiter's redeal rule, a
 Klaberjass meld declaration); assignments failing them, or whose replay of the trick phase is
 illegal, are drawn again, which keeps the draw uniform over the worlds that pass.
 """
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from bisect import bisect_right
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from math import comb
 from typing import Generic, TypeVar
@@ -118,7 +120,14 @@ class WorldSampler:
     """Uniform assignments of a model's unknown cards to its slots.
 
     ``cards`` is the mask of cards to place (every one must be allowed somewhere, and the
-    slot sizes must add up to their number)."""
+    slot sizes must add up to their number).
+
+    Slots of no size are left out, and slots that allow the same cards are drawn as one *bin*
+    (the cards of a bin are then dealt to its slots by a uniform shuffle: every placement of a
+    bin's cards has the same number of splits over its slots, so the draw stays uniform).  The
+    completions are counted one bin of one group at a time (a group: the cards allowed in the
+    same bins), so a group spread over many bins costs a sum, not a product, of choices; the
+    counts and the choices at every step are kept, and a draw is a walk down them."""
 
     def __init__(self, slots: Sequence[Slot], cards: int):
         self.slots = list(slots)
@@ -128,103 +137,106 @@ class WorldSampler:
             raise InconsistentStateError(
                 f"{cards_count(cards)} unknown cards for slots holding {total} "
                 f"({', '.join(f'{s.key}: {s.size}' for s in self.slots)})")
+        bins: dict[int, list[int]] = {}               # allowed cards -> the slots (with room) allowing them
+        for i, s in enumerate(self.slots):
+            if s.size:
+                bins.setdefault(s.allowed & cards, []).append(i)
+        #: per bin: the slots it stands for (their sizes add up to its size)
+        self.bins = list(bins.values())
+        masks = list(bins)
         groups: dict[tuple[int, ...], list[int]] = {}
         for card in cards_list(cards):
-            where = tuple(i for i, s in enumerate(self.slots) if s.allowed >> card & 1)
+            where = tuple(b for b, m in enumerate(masks) if m >> card & 1)
             if not where:
                 raise InconsistentStateError(f"card {card} may lie in no slot")
             groups.setdefault(where, []).append(card)
         # Most constrained groups first: fewer branches early keeps the table of counts small.
         self.groups = sorted(groups.items(), key=lambda g: (len(g[0]), -len(g[1])))
-        k = len(self.slots)
-        # room[j][i]: cards of groups j.. that slot i may take (a bound for pruning)
+        k = len(self.bins)
+        # room[j][b]: cards of groups j.. that bin b may take (what later groups can still fill)
         self.room = [[0] * k for _ in range(len(self.groups) + 1)]
         for j in range(len(self.groups) - 1, -1, -1):
             where, members = self.groups[j]
             self.room[j] = list(self.room[j + 1])
-            for i in where:
-                self.room[j][i] += len(members)
-        self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
-        self.total = self._count(0, tuple(s.size for s in self.slots))
+            for b in where:
+                self.room[j][b] += len(members)
+        # (group, position in its bins, cards of the group left, room left per bin) ->
+        # (completions, [(cumulative completions, cards to the bin at that position), ...])
+        self._memo: dict[tuple[int, int, int, tuple[int, ...]], tuple[int, list[tuple[int, int]]]] = {}
+        self._caps0 = tuple(sum(self.slots[i].size for i in slots_of) for slots_of in self.bins)
+        self.total = self._count(0, 0, len(self.groups[0][1]) if self.groups else 0, self._caps0)[0]
+        for slots_of in self.bins:                # the splits of each bin's cards over its slots
+            left = sum(self.slots[i].size for i in slots_of)
+            for i in slots_of:
+                self.total *= comb(left, self.slots[i].size)
+                left -= self.slots[i].size
         if self.total == 0:
             raise InconsistentStateError(
                 "no placement of the unknown cards meets the constraints: "
                 + "; ".join(f"{s.key} needs {s.size} of {cards_count(s.allowed)} allowed" for s in self.slots))
 
-    def _splits(self, j: int, caps: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], int]]:
-        """(split of group j over its slots, number of ways to choose the cards) for every split
-        after which the later groups can still fill every slot exactly."""
-        where, members = self.groups[j]
-        room_next = self.room[j + 1]
-        k = len(where)
-        hi = [min(caps[i], len(members)) for i in where]
-        lo = [max(0, caps[i] - room_next[i]) for i in where]  # what later groups cannot fill
-        if any(a > b for a, b in zip(lo, hi)):
-            return
-        hi_after = [0] * (k + 1)
-        lo_after = [0] * (k + 1)
-        for pos in range(k - 1, -1, -1):
-            hi_after[pos] = hi_after[pos + 1] + hi[pos]
-            lo_after[pos] = lo_after[pos + 1] + lo[pos]
-        counts = [0] * k
-
-        def rec(pos: int, left: int, ways: int) -> Iterator[tuple[tuple[int, ...], int]]:
-            if pos == k - 1:
-                counts[pos] = left
-                yield tuple(counts), ways
-                return
-            first = max(lo[pos], left - hi_after[pos + 1])
-            last = min(hi[pos], left - lo_after[pos + 1])
-            for x in range(first, last + 1):
-                counts[pos] = x
-                yield from rec(pos + 1, left - x, ways * comb(left, x))
-        m = len(members)
-        if lo_after[0] <= m <= hi_after[0]:
-            yield from rec(0, m, 1)
-
-    def _count(self, j: int, caps: tuple[int, ...]) -> int:
+    def _count(self, j: int, p: int, left: int, caps: tuple[int, ...]) -> tuple[int, list[tuple[int, int]]]:
+        """Completions from here, and the choices (how many of the group's ``left`` cards go to
+        the bin at position ``p`` of its bins) with their cumulative completions."""
         if j == len(self.groups):
-            return 1 if not any(caps) else 0
-        key = (j, caps)
+            return (0 if any(caps) else 1), []
+        key = (j, p, left, caps)
         done = self._memo.get(key)
         if done is not None:
             return done
-        total = sum(weight for weight, _split, _rest in self._options(j, caps))
-        self._memo[key] = total
-        return total
-
-    def _options(self, j: int, caps: tuple[int, ...]) -> Iterator[tuple[int, tuple[int, ...], tuple[int, ...]]]:
-        """(number of completions, split of group j, room left) for every split of group j
-        that later groups can complete."""
         where = self.groups[j][0]
-        for split, ways in self._splits(j, caps):
-            rest = list(caps)
-            for i, x in zip(where, split):
-                rest[i] -= x
-            sub = self._count(j + 1, tuple(rest))
-            if sub:
-                yield ways * sub, split, tuple(rest)
+        b = where[p]
+        cap = caps[b]
+        later = self.room[j + 1][b]              # what later groups can still put in bin b
+        choices: list[tuple[int, int]] = []
+        total = 0
+        if p == len(where) - 1:                   # the group's last bin takes the rest of it
+            if left <= cap and cap - left <= later:
+                rest = caps[:b] + (cap - left,) + caps[b + 1:]
+                nxt = len(self.groups[j + 1][1]) if j + 1 < len(self.groups) else 0
+                total = self._count(j + 1, 0, nxt, rest)[0]
+                if total:
+                    choices.append((total, left))
+        else:
+            room_after = sum(caps[i] for i in where[p + 1:])
+            for x in range(max(0, cap - later, left - room_after), min(left, cap) + 1):
+                sub = self._count(j, p + 1, left - x, caps[:b] + (cap - x,) + caps[b + 1:])[0]
+                if sub:
+                    total += comb(left, x) * sub
+                    choices.append((total, x))
+        self._memo[key] = (total, choices)
+        return total, choices
 
     def sample(self, rng: random.Random) -> dict[Hashable, int]:
         """One assignment ``{slot key: card mask}``, every consistent one equally likely."""
-        caps = tuple(s.size for s in self.slots)
-        out = [0] * len(self.slots)
+        caps = self._caps0
+        got: list[list[int]] = [[] for _ in self.bins]
         for j, (where, members) in enumerate(self.groups):
-            choices = list(self._options(j, caps))
-            pick = rng.randrange(sum(w for w, _s, _r in choices))
-            k = 0
-            while pick >= choices[k][0]:
-                pick -= choices[k][0]
-                k += 1
-            _weight, split, caps = choices[k]
             cards = list(members)
             rng.shuffle(cards)
+            left = len(cards)
+            for p, b in enumerate(where):
+                total, choices = self._count(j, p, left, caps)
+                pick = rng.randrange(total)
+                x = choices[bisect_right(choices, (pick, len(cards) + 1))][1]
+                # the first x of the shuffled cards left go to bin b
+                start = len(cards) - left
+                got[b].extend(cards[start:start + x])
+                left -= x
+                caps = caps[:b] + (caps[b] - x,) + caps[b + 1:]
+        out = {s.key: 0 for s in self.slots}
+        for b, slots_of in enumerate(self.bins):
+            cards = got[b]
+            if len(slots_of) > 1:
+                rng.shuffle(cards)
             pos = 0
-            for i, x in zip(where, split):
-                for card in cards[pos:pos + x]:
-                    out[i] |= 1 << card
-                pos += x
-        return {slot.key: mask for slot, mask in zip(self.slots, out)}
+            for i in slots_of:
+                mask = 0
+                for card in cards[pos:pos + self.slots[i].size]:
+                    mask |= 1 << card
+                out[self.slots[i].key] = mask
+                pos += self.slots[i].size
+        return out
 
 
 V = TypeVar("V")
