@@ -1,4 +1,4 @@
-"""Events built when read (GameState._emit_later): a deal's hand events cost nothing until a referee
+"""Events built when read (GameState._emit_hands): a deal's hand events cost nothing until a referee
 or a replay reads them, and read exactly as if they had been built at once — also from clones and
 pickled copies taken before anyone read them."""
 
@@ -8,7 +8,7 @@ import pickle
 
 import pytest
 
-from trickcore.game import _Later
+from trickcore.game import _HANDS
 from trickcore.games import list_games, new_game
 
 CASES = [(info.name, players) for info in list_games() for players in info.players[:1]]
@@ -17,11 +17,11 @@ CASES = [(info.name, players) for info in list_games() for players in info.playe
 @pytest.mark.parametrize("name,players", CASES)
 def test_hand_events_wait_until_read_and_read_the_same_from_copies(name, players):
     state = new_game(name, players, seed=11)
-    pending = [entry for entry in state._events if isinstance(entry[1], _Later)]
-    assert pending, "the deal's hands are recorded as events built on demand"
+    pending = [entry for entry in state._events if entry[0] is _HANDS]
+    assert len(pending) == 1, "the deal's hands are recorded as one entry, built on demand"
     clone, restored = state.clone(), pickle.loads(pickle.dumps(state))
     events, _ = state.events_since(0)
-    assert not any(isinstance(entry[1], _Later) for entry in state._events)
+    assert not any(entry[0] is _HANDS for entry in state._events)
     for copy in (clone, restored):
         assert copy.events_since(0)[0] == events
     for seat in range(players):

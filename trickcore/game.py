@@ -68,29 +68,21 @@ class _Plays:
 _PLAYS = _Plays()
 
 
-class _Later:
-    """An event whose payload is built when the events are read (``events_since``/``events_for``),
-    not when it happens: rollouts, searches and plain loops never read events, so a deal's hands
-    cost them no card-name lists.  ``build(*args)`` returns the payload; ``args`` are immutable
-    values (seats, card masks) taken at the moment of the event."""
+class _Hands:
+    """Marks an event-list entry that stands for a deal's hand events, not yet built."""
 
-    __slots__ = ("kind", "build", "args")
+    def __reduce__(self) -> str:
+        return "_HANDS"  # a singleton, as _PLAYS
 
-    def __init__(self, kind: str, build: Callable[..., dict[str, Any]], args: tuple[Any, ...]):
-        self.kind, self.build, self.args = kind, build, args
 
-    def event(self) -> Event:
-        return {"type": self.kind, **self.build(*self.args)}
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_Later, (self.kind, self.build, self.args))
+_HANDS = _Hands()
 #: The visibility of an event only one seat sees, shared (events never change).
 _ONE_SEAT = tuple(frozenset((seat,)) for seat in range(8))
-#: An entry of the event list: (visibility, event), (visibility, _Later) for an event built on
-#: demand, or (_PLAYS, (phase, from trick, from card, to trick, to card)) for card plays that are
-#: expanded into events on demand.
-_Entry = (tuple[Visibility, Event] | tuple[Visibility, _Later]
-          | tuple[_Plays, tuple[TrickPhase, int, int, int, int]])
+#: An entry of the event list: (visibility, event); (_PLAYS, (phase, from trick, from card, to
+#: trick, to card)) for card plays, or (_HANDS, (kind, names, hands)) for a deal's hands, both
+#: expanded into events when the events are read (``_expand_plays``).
+_Entry = (tuple[Visibility, Event] | tuple[_Plays, tuple[TrickPhase, int, int, int, int]]
+          | tuple[_Hands, tuple[str, Callable[[int], list[str]], tuple[int, ...]]])
 
 __all__ = ["TERMINAL", "Action", "Event", "GameConfigError", "GameInfo", "GameState", "IllegalActionError",
            "Observation", "OptionSpec", "Options", "Record", "Seat", "TrickcoreError", "Visibility",
@@ -191,7 +183,7 @@ def _fmt_counts(counts: Sequence[int]) -> str:
 
 
 #: Values a copy of a state shares with the original: immutable ones.
-_IMMUTABLE = frozenset({int, float, str, bool, type(None), bytes, frozenset, range, _Plays, _Later})
+_IMMUTABLE = frozenset({int, float, str, bool, type(None), bytes, frozenset, range, _Plays, _Hands})
 
 
 def _fresh(value: Any, memo: dict[int, Any]) -> Any:
@@ -224,11 +216,6 @@ def _fresh(value: Any, memo: dict[int, Any]) -> Any:
     else:
         out = copy.deepcopy(value, memo)
     return out
-
-
-def _cards_event(names: Callable[[int], list[str]], seat: int, hand: int) -> dict[str, Any]:
-    """Payload of a seat's dealt-hand event (``GameState._emit_hand``), built when read."""
-    return {"seat": seat, "cards": names(hand)}
 
 
 def _visibility(visible_to: Iterable[int] | None) -> Visibility:
@@ -541,19 +528,15 @@ class GameState(StateCore):
             self._mark_plays()
         self._events.append((_visibility(visible_to), {"type": kind, **data}))
 
-    def _emit_later(self, kind: str, visible_to: Iterable[int] | None, build: Callable[..., dict[str, Any]],
-                    *args: Any) -> None:
-        """Record an event whose payload ``build(*args)`` is made only when the events are read
-        (``_Later``); the same as ``_emit(kind, visible_to, **build(*args))`` to every reader."""
+    def _emit_hands(self, kind: str, hands: Sequence[int], names: Callable[[int], list[str]]) -> None:
+        """Record the events that show each seat its dealt hand (``hands[seat]``, a card mask):
+        ``{"type": kind, "seat": seat, "cards": names(hand)}``, private to the seat.  One entry
+        stands for all of them until the events are read: loops, rollouts and searches never read
+        events, so a deal costs them no card-name lists.  ``names`` must pickle (a module-level
+        function, or a method of a deck)."""
         if self._tp is not None:
             self._mark_plays()
-        self._events.append((_visibility(visible_to), _Later(kind, build, args)))
-
-    def _emit_hand(self, kind: str, seat: Seat, hand: int, names: Callable[[int], list[str]]) -> None:
-        """Record the event that shows ``seat`` its dealt ``hand`` (a card mask): ``{"type": kind,
-        "seat": seat, "cards": names(hand)}``, private to the seat and built when read.
-        ``names`` must pickle (a module-level function, or a method of a deck)."""
-        self._emit_later(kind, (seat,), _cards_event, names, seat, hand)
+        self._events.append((_HANDS, (kind, names, tuple(hands))))
 
     def _mark_plays(self) -> None:
         tp = self._tp
@@ -581,12 +564,14 @@ class GameState(StateCore):
             return
         tail: list[_Entry] = []
         for entry in events[first:]:
-            body = entry[1]
-            if isinstance(entry[0], _Plays):
-                span = cast(tuple[TrickPhase, int, int, int, int], body)
+            mark = entry[0]
+            if mark is _PLAYS:
+                span = cast(tuple[TrickPhase, int, int, int, int], entry[1])
                 tail.extend([(None, ev) for ev in self._play_events(*span)])
-            elif isinstance(body, _Later):
-                tail.append((entry[0], body.event()))
+            elif mark is _HANDS:
+                kind, names, hands = cast(tuple[str, Callable[[int], list[str]], tuple[int, ...]], entry[1])
+                tail.extend([(_ONE_SEAT[seat], {"type": kind, "seat": seat, "cards": names(hand)})
+                             for seat, hand in enumerate(hands)])
             else:
                 tail.append(entry)
         events[first:] = tail

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
@@ -135,14 +134,16 @@ class DeckInfo:
     def __copy__(self) -> DeckInfo:
         return self
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_deck_info, (self.n,))     # the shared instance of the player count
+
+
+def _deck_info(n: int) -> DeckInfo:
+    return DECK_INFO[n]
+
 
 DECK_INFO = {n: DeckInfo(n) for n in (3, 4, 5)}
 DECKS = {n: info.deck for n, info in DECK_INFO.items()}
-
-
-def _deal_event(n: int, seat: int, hand: int) -> dict[str, Any]:
-    """Payload of a seat's deal event, built when the events are read (GameState._emit_later)."""
-    return {"seat": seat, "cards": DECK_INFO[n].texts(hand)}
 
 
 # ---- round arithmetic (rule 3) -------------------------------------------------------------
@@ -182,9 +183,19 @@ def deal_round(rng: Rng, pool: int, n: int, r: int) -> tuple[list[int], int, int
 
 
 # ---- trump determination (rule 5.5) ----------------------------------------------------------
+def _parse_suit_value(name: str) -> tuple[int, int]:
+    return SUITS.index(name[0]), int(name[1:])
+
+
+#: (suit, value) of every number card's name (``"R11"`` -> (1, 11)): the end of a round reads
+#: them many times, so they are parsed once here.
+_SUIT_VALUE = {f"{suit}{v}": (s, v) for s, suit in enumerate(SUITS) for v in range(1, max(MAX_VALUE.values()) + 1)}
+
+
 def _suit_value(card: str | Sequence[int]) -> tuple[int, int]:
     if isinstance(card, str):
-        return SUITS.index(card[0]), int(card[1:])
+        known = _SUIT_VALUE.get(card)
+        return _parse_suit_value(card) if known is None else known
     s, v = card
     return int(s), int(v)
 
@@ -195,7 +206,9 @@ def determine_trump(pool: Iterable[str | Sequence[int]]) -> int | None:
     ``pool`` holds the colour cards just revealed and the old ones lying at trick-count cards, as
     names (``"R11"``) or (suit, value) pairs."""
     cards = [_suit_value(c) for c in pool]
-    count = Counter(s for s, _ in cards)
+    count: dict[int, int] = {}
+    for s, _v in cards:
+        count[s] = count.get(s, 0) + 1
     if not count:
         return None
     best = max(count.values())
@@ -218,6 +231,11 @@ def determine_trump(pool: Iterable[str | Sequence[int]]) -> int | None:
 # ---- bids (rule 5.6) --------------------------------------------------------------------------
 def parse_bid(text: str) -> tuple[int, bool, bool]:
     """``"3"`` -> (3, False, False); ``"3+L"`` -> (3, True, False); ``"ZERO"`` -> (0, False, True)."""
+    known = _PARSED_BIDS.get(text)
+    return _parse_bid(text) if known is None else known
+
+
+def _parse_bid(text: str) -> tuple[int, bool, bool]:
     if text == "ZERO":
         return 0, False, True
     num, plus, lock = text.partition("+")
@@ -226,6 +244,11 @@ def parse_bid(text: str) -> tuple[int, bool, bool]:
     if not num.isdigit() or not 1 <= int(num) <= MAX_T or num != str(int(num)):
         raise ValueError(f"a bid is 1..{MAX_T} (optionally +L) or ZERO, not {text!r}")
     return int(num), bool(plus), False
+
+
+#: Every bid text parsed once: rounds parse each bid twice (on the bid and at the round's end).
+_PARSED_BIDS = {text: _parse_bid(text) for text in ["ZERO"] + [f"{t}{lock}" for t in range(1, MAX_T + 1)
+                                                               for lock in ("", "+L")]}
 
 
 def bid_text(action: int) -> str:
@@ -386,8 +409,7 @@ class BeimJupiterState(GameState):
         self._done = 0                         # seats that have acted in this phase (colour / bid)
         self.phase = "colour"
         self._emit("round_start", round=r, dealer=self.dealer, start_player=self.start, tricks=self.t)
-        for p in range(n):
-            self._emit_later("deal", [p], _deal_event, n, p, self.hands[p])
+        self._emit_hands("deal", self.hands, DECK_INFO[n].texts)
 
     def _current_player(self) -> int:
         if self.phase == "colour" or self.phase == "bid":

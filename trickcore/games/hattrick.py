@@ -159,8 +159,7 @@ class HattrickState(GameState):
         hands = _deal(self.seed, self.game, self.used, n, self.hand_size) if forced is None else list(forced)
         self._game_start = len(self._actions)     # index of the game's first action in the history
         self._emit("deal", game=self.game, dealer=self.dealer, leader=self.leader, hand_size=self.hand_size)
-        for seat in range(n):
-            self._emit_hand("hand", seat, hands[seat], DECK.names_of)
+        self._emit_hands("hand", hands, DECK.names_of)
         self._start_play(DECK, _core.FOLLOW_DOUBLE, _core.WIN_DOUBLE, _core.NO_SUIT, hands, self.leader,
                          self.n_tricks)
 

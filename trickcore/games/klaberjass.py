@@ -429,8 +429,7 @@ class KlaberjassState(GameState):
         self._tp_deal: int | None = None               # the deal whose trick phase _tp holds
         self._emit("deal", deal=self.deal_no, dealer=self.dealer, forehand=self.forehand,
                    turned=CARD_NAMES[self.turned], dice=list(self.dice))
-        for seat in range(n):
-            self._emit_hand("hand", seat, self._hands[seat], names)
+        self._emit_hands("hand", self._hands, names)
         self.phase = "orgi"
         self._queue = list(self._seats)
         self._qi = 0

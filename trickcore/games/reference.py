@@ -32,8 +32,7 @@ class ReferenceState(GameState):
         self.trump = rng.below(4)
         hands, _rest = rng.deal(DECK.all, 4, 13)
         self._emit("deal", trump=SUITS[self.trump])
-        for seat in range(4):
-            self._emit_hand("hand", seat, hands[seat], DECK.names_of)
+        self._emit_hands("hand", hands, DECK.names_of)
         self._tricks: list[int] | None = None
         self._start_play(DECK, _core.FOLLOW_SUIT, _core.WIN_TRUMP, self.trump, hands, 0, 13)
 

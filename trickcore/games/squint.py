@@ -376,8 +376,7 @@ class SquintState(GameState):
         self._play_started = False  # whether _tp holds this deal's trick phase
         self._emit("deal", deal=self.deal_no + 1, dealer=D, eldest=self.eldest,
                    hand_sizes=[HAND_SIZE] * N_PLAYERS, squint=2)
-        for s in range(N_PLAYERS):
-            self._emit_hand("hand", s, self.hands[s], names)
+        self._emit_hands("hand", self.hands, names)
 
     @property
     def _contract(self) -> Contract:

@@ -271,8 +271,7 @@ class StichelnState(GameState):
         self._round_done = False
         self._emit("deal", round=self.round, dealer=self.dealer, leader=self.leader,
                    hand_size=self.hand_size, aside=self.n_aside)
-        for seat in range(n):
-            self._emit_hand("hand", seat, hands[seat], DECK.names_of)
+        self._emit_hands("hand", hands, DECK.names_of)
         order = [(self.leader + i) % n for i in range(n)]
         if self.k:
             self._phase = "layout"
