@@ -46,6 +46,13 @@ flow = [] if os.environ.get("TRICKCORE_PURE_PYTHON") == "1" else cythonize(
     # meets the game's own error, not Cython's TypeError).
     compiler_directives={"annotation_typing": False, "binding": True})
 
+# The encoders that write observation tensors straight from a game state (Encoding.state_tensor);
+# skipped with the flow, when tensors are built from the views (trickcore/encodings/base.py).
+# Their C goes to build/, beside the other generated files of the build.
+encode = [] if os.environ.get("TRICKCORE_PURE_PYTHON") == "1" else cythonize(
+    [Extension("trickcore.encodings._fast", ["trickcore/encodings/_fast.pyx"], extra_compile_args=["-O3"])],
+    language_level=3, build_dir="build/cython")
+
 setup(ext_modules=[*cythonize([core, bench], language_level=3, compiler_directives={"embedsignature": True}),
-                   *flow],
+                   *flow, *encode],
       options={"build_ext": {"parallel": os.cpu_count() or 1}})   # extensions compiled side by side

@@ -1,40 +1,68 @@
 """Speed of the encodings and of the two adapters against the plain interface, per game.
 
-    python bench/integrations.py [--matches N]
+    python bench/integrations.py [--matches N] [--repeat R] [--quick]
 
-Prints, per game configuration: ns per tensor (``Encoding.tensor`` on a view dict), ns per
-``observation(seat)`` and ns per step of the plain loop (``legal_actions`` + ``apply_action`` of
-a random legal action, from the loop's rate);
-then steps per second of seeded random matches through the plain interface, the plain interface
-with one tensor and mask per step, OpenSpiel (``pyspiel`` states, with and without
-``observation_tensor``) and PettingZoo (``agent_iter``/``last``/``step``, which observes every
-step).  docs/integrations.md quotes one run; the machine is shared, so compare figures of one run.
+Prints, per game configuration (every game, player count and Sticheln variant; ``--quick``: one
+per game): ns per tensor written from the state (``Encoding.state_tensor``), ns per tensor built
+from the view dict (``state.observation(seat)`` and ``Encoding.tensor``), and ns per step of the
+plain loop (``legal_actions`` + ``apply_action`` of a random legal action, from the loop's rate),
+with the ratios to the step; then steps per second of seeded random matches through the plain
+interface, the plain interface with one tensor and mask per step, OpenSpiel (``pyspiel`` states,
+with and without observations) and PettingZoo (``agent_iter``/``last``/``step``, which observes
+every step).
+
+A tensor is timed where a training loop asks for it: for the seat to move at every decision of
+seeded random matches, each call between two clock readings (the clock's own cost, measured
+alike, is taken off).  Every figure is the best of ``--repeat`` runs.  docs/integrations.md
+quotes one run; the machine is shared, so compare figures of one run.
 """
 
 from __future__ import annotations
 
-import argparse
-import random
-import time
+import os
 
-import numpy as np
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # numpy's idle BLAS threads would share the cores
 
-import trickcore
-from trickcore.encodings import encoding
+import argparse  # noqa: E402
+import random  # noqa: E402
+import time  # noqa: E402
 
+import numpy as np  # noqa: E402
+
+import trickcore  # noqa: E402
+from trickcore.encodings import encoding  # noqa: E402
+from trickcore.games import sticheln  # noqa: E402
+
+#: One configuration per game: the adapters' table.
 CONFIGS = [("beim-jupiter", 4, {}), ("sticheln", 4, {"rounds": 1}), ("hattrick", 4, {"games": 1}),
            ("squint", 5, {"deal_limit": 1}), ("klaberjass", 4, {"max_deals": 3}), ("reference", 4, {})]
+
+#: Every game and player count, and every Sticheln variant (4 players): the tensors' table.
+TENSOR_CONFIGS = (
+    [("beim-jupiter", n, {}) for n in (3, 4, 5)]
+    + [("sticheln", n, {"rounds": 1}) for n in range(3, 9)]
+    + [("sticheln", 4, dict(sticheln.variant_options(v), rounds=1)) for v in sticheln.VARIANTS if v != "classic"]
+    + [("hattrick", n, {"games": 1}) for n in (4, 5, 6, 7)]
+    + [("squint", 5, {"deal_limit": 1})]
+    + [("klaberjass", n, {"max_deals": 3}) for n in (2, 3, 4)]
+    + [("reference", 4, {})])
+
+
+def label(game, n, options):
+    flags = "+".join(k for k, v in options.items() if v is True)
+    return f"{game} {flags}".strip()
 
 
 def plain(game, n, options, matches, tensors=False):
     enc = encoding(game, n, options)
+    out = np.zeros(enc.size, np.float32)
     steps, start = 0, time.perf_counter()
     for seed in range(matches):
         rng = random.Random(seed)
         state = trickcore.new_game(game, n, options, seed)
         while not state.is_terminal():
             if tensors:
-                enc.tensor(state.observation(state.current_player()))
+                enc.state_tensor(state, state.current_player(), out)
                 enc.legal_mask(state)
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
@@ -42,26 +70,40 @@ def plain(game, n, options, matches, tensors=False):
     return steps / (time.perf_counter() - start)
 
 
-def costs(game, n, options, matches):
-    """(ns per tensor, ns per observation) over the views of the seat to move in seeded random
-    matches."""
+def clock_cost() -> float:
+    """ns between two readings of the clock with nothing in between (the least of many)."""
+    clock = time.perf_counter_ns
+    best = 10**9
+    for _ in range(20_000):
+        t0 = clock()
+        best = min(best, clock() - t0)
+    return float(best)
+
+
+def tensor_cost(game, n, options, matches, fast=True):
+    """ns per tensor of the seat to move at every decision of seeded random matches: written from
+    the state (``fast``) or built from the view dict."""
     enc = encoding(game, n, options)
-    views, t_obs = [], 0.0
+    out = np.zeros(enc.size, np.float32)
+    write, build, clock = enc.state_tensor, enc.tensor, time.perf_counter_ns
+    total = count = 0
     for seed in range(matches):
         rng = random.Random(seed)
         state = trickcore.new_game(game, n, options, seed)
         while not state.is_terminal():
-            t = time.perf_counter()
-            views.append(state.observation(state.current_player()))
-            t_obs += time.perf_counter() - t
+            seat = state.current_player()
+            if fast:
+                t0 = clock()
+                write(state, seat, out)
+                total += clock() - t0
+            else:
+                t0 = clock()
+                build(state.observation(seat), out)
+                total += clock() - t0
+            count += 1
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
-    out = np.zeros(enc.size, np.float32)
-    t = time.perf_counter()
-    for view in views:
-        enc.tensor(view, out)
-    t_tensor = time.perf_counter() - t
-    return t_tensor / len(views) * 1e9, t_obs / len(views) * 1e9
+    return total / count
 
 
 def openspiel(game, n, options, matches, tensors=""):
@@ -106,29 +148,34 @@ def pettingzoo(game, n, options, matches):
 
 
 def best(repeat, fn, *args, **kwargs):
-    """The best of ``repeat`` runs (the highest rate, the lowest costs)."""
+    """The best of ``repeat`` runs (the highest rate, the lowest cost)."""
     runs = [fn(*args, **kwargs) for _ in range(repeat)]
-    if isinstance(runs[0], tuple):
-        return tuple(min(r[i] for r in runs) for i in range(len(runs[0])))
-    return max(runs)
+    return min(runs) if fn is tensor_cost else max(runs)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--matches", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="one configuration per game")
+    parser.add_argument("--no-adapters", action="store_true", help="the tensors' table only")
     args = parser.parse_args()
     m, r = args.matches, args.repeat
-    for game, n, options in CONFIGS:          # warm up: imports, decks, encodings
+    configs = CONFIGS if args.quick else TENSOR_CONFIGS
+    for game, n, options in configs:          # warm up: imports, decks, encodings
         plain(game, n, options, 1, tensors=True)
-    print("| game | players | tensor size | ns per tensor | ns per observation | ns per plain step "
-          "| tensor / step |")
-    print("|---|---|---|---|---|---|---|")
-    for game, n, options in CONFIGS:
-        tensor, obs = best(r, costs, game, n, options, m)
+    print("| game | players | tensor size | ns per tensor from the state | ns per tensor from the view "
+          "| ns per plain step | state tensor / step | view tensor / step |")
+    print("|---|---|---|---|---|---|---|---|")
+    for game, n, options in configs:
+        clock = clock_cost()
+        fast = best(r, tensor_cost, game, n, options, m) - clock
+        view = best(r, tensor_cost, game, n, options, m, fast=False) - clock
         step = 1e9 / best(r, plain, game, n, options, m)   # legal_actions + apply_action
-        print(f"| {game} | {n} | {encoding(game, n, options).size} | {tensor:,.0f} | {obs:,.0f} | {step:,.0f} "
-              f"| {tensor / step:.1f} |")
+        print(f"| {label(game, n, options)} | {n} | {encoding(game, n, options).size:,} | {fast:,.0f} | {view:,.0f} "
+              f"| {step:,.0f} | {fast / step:.2f} | {view / step:.1f} |")
+    if args.no_adapters:
+        return
     print()
     print("| game | plain | plain + tensor + mask | OpenSpiel | OpenSpiel + observer | "
           "OpenSpiel + state.observation_tensor | PettingZoo |")

@@ -1,7 +1,8 @@
 """The encodings of every game (trickcore.encodings): the dense action space holds every legal
 action, masks match the legal sets, tensors have their documented shape and blocks, and a seat's
 tensor and strings do not change when cards it may not see change (re-dealt as in the games'
-information tests, and in the worlds the engine samples for the seat)."""
+information tests, and in the worlds the engine samples for the seat) - the tensor built from
+the view and the one written straight from the state (``state_tensor``) alike."""
 
 from __future__ import annotations
 
@@ -97,21 +98,28 @@ def test_tensor_and_strings_are_the_same_in_every_world_of_the_seat(config):
         for seat in range(n):
             obs = state.observation(seat)
             tensor, info = enc.tensor(obs), enc.information_state_string(state, seat)
+            assert np.array_equal(enc.state_tensor(state, seat), tensor), (k, seat)
             for j in range(2):
                 w = world(state, seat, seed=1000 * k + 10 * seat + j)
                 assert np.array_equal(enc.tensor(w.observation(seat)), tensor), (k, seat)
+                assert np.array_equal(enc.state_tensor(w, seat), tensor), (k, seat)
                 assert enc.observation_string(w.observation(seat)) == enc.observation_string(obs)
                 assert enc.information_state_string(w, seat) == info
                 checked += 1
-                moved += any(not np.array_equal(enc.tensor(w.observation(q)), enc.tensor(state.observation(q)))
+                moved += any(not np.array_equal(enc.state_tensor(w, q), enc.state_tensor(state, q))
                              for q in range(n) if q != seat)
     assert checked and moved > checked // 2, (checked, moved)
 
 
 # ---- the games' own re-deal tests, applied to the tensors --------------------------------------------
 def _same_for_seat(enc, state, other, seat):
-    assert np.array_equal(enc.tensor(other.observation(seat)), enc.tensor(state.observation(seat)))
-    return any(not np.array_equal(enc.tensor(other.observation(q)), enc.tensor(state.observation(q)))
+    """The seat's tensor (from the view and from the state) is the same in ``other``; whether
+    another seat's changed."""
+    tensor = enc.tensor(state.observation(seat))
+    assert np.array_equal(enc.tensor(other.observation(seat)), tensor)
+    assert np.array_equal(enc.state_tensor(other, seat), tensor)
+    assert np.array_equal(enc.state_tensor(state, seat), tensor)
+    return any(not np.array_equal(enc.state_tensor(other, q), enc.state_tensor(state, q))
                for q in range(state.num_players) if q != seat)
 
 

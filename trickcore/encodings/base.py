@@ -2,6 +2,11 @@
 fixed-shape ``float32`` tensor per seat built from ``observation(seat)`` alone, and the
 observation and information-state strings.
 
+``tensor(view)`` is the definition of a tensor, built from the view dict; ``state_tensor(state,
+seat)`` gives the same tensor written straight from the state by the compiled encoder of the
+game (``_fast.pyx`` beside this module), several times faster.  A build without it
+(``TRICKCORE_PURE_PYTHON=1``, setup.py) falls back to ``tensor(state.observation(seat))``.
+
 A game's encoding (one module per game beside this one) lists its action ids in the game's own
 id scheme (``0..255`` card moves, ``>= 256`` other decisions) and its tensor fields, and fills the
 tensor from the view dict.  Seats in the tensor are *relative*: index 0 is the observing seat,
@@ -14,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -21,7 +27,15 @@ import numpy.typing as npt
 
 from trickcore.game import GameState, Observation
 
+try:
+    from trickcore.encodings import _fast as _compiled
+except ImportError:  # built with TRICKCORE_PURE_PYTHON=1: tensors are built from the views
+    _compiled = None  # type: ignore[assignment]
+
 __all__ = ["Encoding", "Field", "FloatArray", "MaskArray"]
+
+#: The compiled encoders (trickcore/encodings/_fast.pyx), None in a pure-Python build.
+FAST: ModuleType | None = _compiled
 
 FloatArray = npt.NDArray[np.float32]
 MaskArray = npt.NDArray[np.int8]
@@ -77,6 +91,22 @@ class Encoding:
         block: Field
         for block in self.fields:
             self._by_name[block.name] = block
+        #: The compiled encoder of this configuration (None without one): ``state_tensor``
+        #: is then its ``encode``, called directly (no Python frame in between).
+        self.fast: Any = None if FAST is None else self._fast_encoder(FAST)
+        if self.fast is not None:
+            self.state_tensor = self.fast.encode  # type: ignore[method-assign]
+
+    # An encoding is the fixed description of one configuration (``encoding()`` shares one per
+    # configuration): copies are the same object, and pickling rebuilds it.
+    def __copy__(self) -> Encoding:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.players, self.options))
 
     # ---- to implement ------------------------------------------------------------------
     def _action_ids(self) -> Iterable[int]:
@@ -91,6 +121,11 @@ class Encoding:
 
     def _fill(self, obs: Observation, ones: list[int], at: list[int], values: list[float]) -> None:
         raise NotImplementedError
+
+    def _fast_encoder(self, fast: ModuleType) -> Any:
+        """The game's encoder in ``fast`` (the compiled module), or None to build tensors from
+        the views."""
+        return None
 
     def score_bounds(self) -> tuple[float, float]:
         """Bounds of ``scores()`` of every seat over a whole match (OpenSpiel's utility range)."""
@@ -186,8 +221,17 @@ class Encoding:
             out[at] = values
         return out
 
-    def observation_tensor(self, state: GameState, seat: int, out: FloatArray | None = None) -> FloatArray:
+    def state_tensor(self, state: GameState, seat: int, out: FloatArray | None = None) -> FloatArray:
+        """The tensor of ``seat``'s view of ``state``: equal, bit for bit, to
+        ``tensor(state.observation(seat), out)``, written straight from the state's hands,
+        tricks and attributes by the compiled encoder, without building the view (into ``out``,
+        a float32 array of ``size`` values, when given).  ValueError for a seat out of range,
+        TypeError for a state of another game.  Without the compiled module (a pure-Python
+        build), it is ``tensor(state.observation(seat), out)``."""
         return self.tensor(state.observation(seat), out)
+
+    def observation_tensor(self, state: GameState, seat: int, out: FloatArray | None = None) -> FloatArray:
+        return self.state_tensor(state, seat, out)
 
     # ---- strings -----------------------------------------------------------------------
     @staticmethod

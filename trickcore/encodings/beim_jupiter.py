@@ -8,6 +8,7 @@ deck's id order, then ``JUP``, ``JUNO`` and one index for every lamb (the lambs 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from types import ModuleType
 from typing import Any
 
 from trickcore.encodings.base import CardEncoding
@@ -133,6 +134,13 @@ class BeimJupiterEncoding(CardEncoding):
                 ones.append(self.o_zero + (s - me) % n)
         self._card_set(self.o_removed, obs["removed_cards"], ones)
         self._numbers(self.o_points, obs["trick_points"], me, at, values)
+
+    def _fast_encoder(self, fast: ModuleType) -> Any:
+        d, ci = self.deck, self.card_index
+        bids = [str(t) for t in range(1, bj.MAX_T + 1)] + [f"{t}+L" for t in range(1, bj.MAX_T + 1)] + ["ZERO"]
+        return fast.BeimJupiterEncoder(
+            self, bj.BeimJupiterState, [ci[d.names[c]] for c in range(d.n_cards)], d.lambs, d.value,
+            {b: _bid_slot(b) for b in bids}, BID_SLOTS, bj.MAX_T)
 
     def score_bounds(self) -> tuple[float, float]:
         m = bj.MAX_VALUE[self.players]

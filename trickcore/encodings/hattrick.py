@@ -6,6 +6,7 @@ Cards (C): the cards in use for the player count (§1.3), in id order (R, B, G; 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from types import ModuleType
 from typing import Any
 
 from trickcore.encodings.base import CardEncoding
@@ -87,6 +88,12 @@ class HattrickEncoding(CardEncoding):
             for name in cards:
                 ones.append(base + ci[name])
         self._numbers(self.o_current, obs.get("current_scores"), me, at, values)
+
+    def _fast_encoder(self, fast: ModuleType) -> Any:
+        ci = self.card_index
+        cards = [ci.get(name) for name in ht.DECK.names]
+        return fast.HattrickEncoder(self, ht.HattrickState, cards, [ht.colour_of(c) for c in range(ht.N_CARDS)],
+                                    [ht.DECK.strength(c) for c in range(ht.N_CARDS)])
 
     def score_bounds(self) -> tuple[float, float]:
         bound = float(3 * self.n_cards * self.options["games"])

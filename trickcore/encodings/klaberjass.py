@@ -6,6 +6,7 @@ Cards (C = 32): id order, suit-major (C D H S), ranks 7 8 9 T J Q K A."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from types import ModuleType
 from typing import Any
 
 from trickcore.encodings.base import CardEncoding
@@ -115,6 +116,11 @@ class KlaberjassEncoding(CardEncoding):
         if belle is not None:
             ones.append(self.o_belle + (belle["seat"] - me) % n * c + ci[belle["card"]])
         self._numbers(self.o_points, obs["points_won"], me, at, values)
+
+    def _fast_encoder(self, fast: ModuleType) -> Any:
+        ci = self.card_index
+        return fast.KlaberjassEncoder(self, kj.KlaberjassState, [ci[name] for name in kj.CARD_NAMES], CALL_ROUNDS,
+                                      CALLS, kj._DECISION)
 
     def score_bounds(self) -> tuple[float, float]:
         return 0.0, 6.0

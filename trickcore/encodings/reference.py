@@ -5,6 +5,7 @@ Cards (C = 52): id order, suit-major (S H D C), ranks 2..A."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from types import ModuleType
 from typing import Any
 
 from trickcore.encodings.base import CardEncoding
@@ -30,6 +31,9 @@ class ReferenceEncoding(CardEncoding):
     def _fill(self, obs: Observation, ones: list[int], at: list[int], values: list[float]) -> None:
         self._fill_common(obs, ones, at, values)
         ones.append(self.o_trump + ref.SUITS.index(obs["trump"]))
+
+    def _fast_encoder(self, fast: ModuleType) -> Any:
+        return fast.ReferenceEncoder(self, ref.ReferenceState, list(range(52)))
 
     def score_bounds(self) -> tuple[float, float]:
         return 0.0, 13.0

@@ -6,6 +6,7 @@ Cards (C = 52): id order, suit-major (C D H S), ranks 2..A."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from types import ModuleType
 from typing import Any
 
 from trickcore.encodings.base import CardEncoding
@@ -102,6 +103,10 @@ class SquintEncoding(CardEncoding):
         self._card_set(self.o_received, obs["received"], ones)
         self._card_set(self.o_null_discards, obs["null_discards"], ones)
         self._numbers(self.o_clean, obs.get("clean_tricks"), me, at, values)
+
+    def _fast_encoder(self, fast: ModuleType) -> Any:
+        ci = self.card_index
+        return fast.SquintEncoder(self, sq.SquintState, [ci[sq.card_name(c)] for c in range(52)], KINDS, sq.NO_SUIT)
 
     def _deals(self) -> int:
         limit, most = int(self.options["deal_limit"]), int(self.options["max_deals"])

@@ -6,6 +6,7 @@ Cards (C): the cards in use for the player count (§1.2), in id order (colour-ma
 from __future__ import annotations
 
 from collections.abc import Iterable
+from types import ModuleType
 from typing import Any
 
 from trickcore import _core
@@ -57,7 +58,7 @@ class StichelnEncoding(CardEncoding):
                                      "annoyance (lucky) colours of each relative seat, as far as shown, "
                                      "colours in the order " + ", ".join(COLOURS))
         self.o_choice = self._field("own_colour_choice", (6,), "the observer's own end-of-round colour choice")
-        self.o_won = self._field("won", (n, c), "cards each relative seat has won this round")
+        self.o_won_cards = self._field("won", (n, c), "cards each relative seat has won this round")
 
     def _fill(self, obs: Observation, ones: list[int], at: list[int], values: list[float]) -> None:
         self._fill_common(obs, ones, at, values)
@@ -91,9 +92,14 @@ class StichelnEncoding(CardEncoding):
                 ones.append(self.o_choice + COLOURS.index(col))
         for s, cards in enumerate(obs["won"]):
             if cards:
-                base = self.o_won + (s - me) % n * c
+                base = self.o_won_cards + (s - me) % n * c
                 for name in cards:
                     ones.append(base + ci[name])
+
+    def _fast_encoder(self, fast: ModuleType) -> Any:
+        ci = self.card_index
+        cards = [ci.get(name) for name in st.DECK.names]
+        return fast.StichelnEncoder(self, st.StichelnState, cards, st.FLAGS)
 
     def score_bounds(self) -> tuple[float, float]:
         used = self.used

@@ -202,7 +202,8 @@ class TrickcoreObserver:
         self.dict = enc.views(self.tensor)
 
     def set_from(self, state: TrickcoreState, player: int) -> None:
-        self._enc.tensor(state.trickcore.observation(player), out=self.tensor)
+        # written straight from the engine's state (equal to the tensor of its view)
+        self._enc.state_tensor(state.trickcore, int(player), out=self.tensor)
 
     def string_from(self, state: TrickcoreState, player: int) -> str:
         if self._perfect_recall:

@@ -139,7 +139,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         mask = np.zeros(self.encoding.num_distinct_actions, np.int8)
         if not state.is_terminal() and state.current_player() == seat:
             self.encoding.legal_mask(state, out=mask)
-        return {"observation": self.encoding.tensor(state.observation(seat)), "action_mask": mask}
+        return {"observation": self.encoding.state_tensor(state, seat), "action_mask": mask}
 
     def render(self) -> str | None:
         if self.render_mode is None:
