@@ -49,7 +49,7 @@ tournaments: the match also ends after this many deals, throw-ins included).
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -127,6 +127,14 @@ def mask_of(cards: Iterable[int]) -> int:
     for c in cards:
         m |= 1 << c
     return m
+
+
+def _first_holding(hands: Sequence[int], cards: int) -> int | None:
+    """The lowest seat whose hand (a card mask) holds every card of ``cards``, or None."""
+    for seat, hand in enumerate(hands):
+        if hand & cards == cards:
+            return seat
+    return None
 
 
 def names(mask_or_cards: int | Iterable[int]) -> list[str]:
@@ -405,8 +413,8 @@ class KlaberjassState(GameState):
         self._hands = [0] * n
         self._packets = [0] * n
         for k, seat in enumerate(self._seats):
-            self._hands[seat] = mask_of(order[i] for i in lay.hands[k])
-            self._packets[seat] = mask_of(order[i] for i in lay.packets[k])
+            self._hands[seat] = mask_of([order[i] for i in lay.hands[k]])
+            self._packets[seat] = mask_of([order[i] for i in lay.packets[k]])
         self.turned = order[lay.turned]
         self.turned_suit = suit_of(self.turned)
         self._stack = [order[i] for i in lay.stack]          # top first (2/3 players)
@@ -458,7 +466,7 @@ class KlaberjassState(GameState):
             self._emit("pickup", seats=[0, 1])
         if n in (2, 3):                              # §4.4 exchange of the 7
             seven = card_id(self.turned_suit, R7)
-            holder = next((s for s in range(n) if self._hands[s] >> seven & 1), None)
+            holder = _first_holding(self._hands, 1 << seven)
             if self.turned != seven and holder is not None:
                 self._ask("exchange", [holder])
                 return
@@ -501,7 +509,7 @@ class KlaberjassState(GameState):
         self._hands = [0] * n
         k, q = card_id(trump, RK), card_id(trump, RQ)
         both = (1 << k) | (1 << q)
-        self._belle_holder = next((s for s in range(n) if hands[s] & both == both), None)
+        self._belle_holder = _first_holding(hands, both)
         if self._belle_holder is not None:
             self._fast = False       # Belle may be announced: legal moves come from _legal
 
@@ -827,7 +835,7 @@ class KlaberjassState(GameState):
                 trump = self._trump
                 both = (1 << card_id(trump, RK)) | (1 << card_id(trump, RQ))
                 start = [new_hands[q] | tp.played(q) for q in range(n)]
-                holder = next((q for q in range(n) if start[q] & both == both), None)
+                holder = _first_holding(start, both)
                 if holder is not None and tp.played(holder) & both:
                     holder = None                                  # Belle is settled
                 world._belle_holder = holder
@@ -855,7 +863,7 @@ class KlaberjassState(GameState):
         if n == 2 and self.picked_up:
             for k, q in enumerate(self._seats):
                 if q == seat:
-                    packets[q] = mask_of(self._order[i] for i in lay.packets[k])
+                    packets[q] = mask_of([self._order[i] for i in lay.packets[k]])
                 else:
                     packets[q] = mask_of(rng.sample(cards_of(dealt[q]), 3))
                 dealt[q] &= ~packets[q]
@@ -888,7 +896,7 @@ class KlaberjassState(GameState):
             if in_play:
                 out[f"won{s}"] = self._trick_phase.won(s)
         if in_play:
-            out["trick"] = mask_of(m & 127 for m in self._trick_phase.current_trick()[1])
+            out["trick"] = mask_of([m & 127 for m in self._trick_phase.current_trick()[1]])
         if n == 4:
             out["turned"] = 0 if self._turned_in_hand else 1 << self.turned
         else:
