@@ -11,7 +11,8 @@ from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 from trickcore._ccore cimport *
 from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
+from cpython.ref cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_AsLongLongAndOverflow, PyLong_FromUnsignedLongLong
 
@@ -61,6 +62,9 @@ E_SEAT = TC_E_SEAT
 E_RULES = TC_E_RULES
 #: Card-play actions are move ids card | decl << 7, so 0..255; other decisions start here.
 PLAY_ACTIONS = 256
+# The int objects of every move id: a list of legal moves is built by copying pointers from
+# here, with no int conversion call per move (legal moves are built after every card).
+cdef tuple _MOVE_IDS = tuple(range(PLAY_ACTIONS))
 
 
 def version():
@@ -510,11 +514,11 @@ cdef class TrickPhase:
         cdef uint16_t out[256]
         cdef int n = tc_play_moves(&self.deck.d, &self.rules, &self.s, out), i
         cdef list res = PyList_New(n)
-        cdef object v
+        cdef PyObject *v
         for i in range(n):
-            v = out[i]          # ints below 257 are CPython's cached small ints
-            Py_INCREF(v)
-            PyList_SET_ITEM(res, i, v)
+            v = PyTuple_GET_ITEM(_MOVE_IDS, out[i])
+            Py_INCREF(<object>v)
+            PyList_SET_ITEM(res, i, <object>v)
         return res
 
     cdef tuple moves_tuple(self):
@@ -522,11 +526,11 @@ cdef class TrickPhase:
         cdef uint16_t out[256]
         cdef int n = tc_play_moves(&self.deck.d, &self.rules, &self.s, out), i
         cdef tuple res = PyTuple_New(n)
-        cdef object v
+        cdef PyObject *v
         for i in range(n):
-            v = out[i]
-            Py_INCREF(v)
-            PyTuple_SET_ITEM(res, i, v)
+            v = PyTuple_GET_ITEM(_MOVE_IDS, out[i])
+            Py_INCREF(<object>v)
+            PyTuple_SET_ITEM(res, i, <object>v)
         return res
 
     def moves(self):
