@@ -805,7 +805,7 @@ cdef class StateCore:
     While ``_tp`` holds a trick phase and ``_fast`` is true, legal_actions,
     apply_action and current_player are answered here in C, with no Python-level
     call per card.  Every other decision goes to the Python methods of
-    trickcore.game.GameState (``_legal_slow``, ``_apply``, ``_apply_slow``,
+    trickcore.game.GameState (``_is_terminal``, ``_legal``, ``_apply``, ``_apply_slow``,
     ``_current_player``).  When the trick phase ends the game's ``_on_play_over``
     hook runs.
 
@@ -839,7 +839,7 @@ cdef class StateCore:
             if self._in_trick_phase():
                 legal = self._tp.moves_tuple()
             else:
-                legal = tuple(self._legal_slow())
+                legal = () if self._is_terminal() else tuple(self._legal())
             self._legal_cache = legal
         return legal
 

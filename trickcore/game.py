@@ -431,11 +431,6 @@ class GameState(StateCore):
             self._ev_sync = (new,) + sync[1:]
 
     # ---- provided -----------------------------------------------------------------
-    def _legal_slow(self) -> list[Action]:
-        if self.is_terminal():
-            return []
-        return self._legal()
-
     @property
     def history(self) -> list[str]:
         """Every action applied so far, as text (enough to rebuild the state)."""
@@ -526,7 +521,7 @@ class GameState(StateCore):
         """Record an event; ``visible_to=None`` means public."""
         if self._tp is not None:
             self._mark_plays()
-        self._events.append((_visibility(visible_to), {"type": kind, **data}))
+        self._events.append((None if visible_to is None else _visibility(visible_to), {"type": kind, **data}))
 
     def _emit_hands(self, kind: str, hands: Sequence[int], names: Callable[[int], list[str]]) -> None:
         """Record the events that show each seat its dealt hand (``hands[seat]``, a card mask):

@@ -518,17 +518,17 @@ class BeimJupiterState(GameState):
         tp = self._trick_phase
         k, pts = tp.tricks_won(), tp.points_won()
         self.tricks_result, self.points_result = k, pts
+        names, ids = d.names, d.deck.ids
         owners = {e[0]: e[1] for T in self.table for e in self.table[T]}
-        table = {T: [d.names[e[0]] for e in entries] for T, entries in self.table.items() if entries}
-        colour = [d.names[c] for c in self._colour_cards()]
+        table = {T: [names[e[0]] for e in entries] for T, entries in self.table.items() if entries}
+        colour = [names[c] for c in self._colour_cards()]
         bids = [b for b in self.bids if b is not None]
         assert len(bids) == n, "every seat has bid before the trick play"
         res = distribute(n, self.start, self.t, table, bids, colour, k, pts)
         for p in range(n):
-            self.victory[p].extend(d.deck.card_id(c) for c in res.won[p])
-        self.removed.extend(d.deck.card_id(c) for c in res.removed)
-        self.table = {T: [[d.deck.card_id(c), owners[d.deck.card_id(c)], False] for c in cards]
-                      for T, cards in res.table.items()}
+            self.victory[p].extend([ids[c] for c in res.won[p]])
+        self.removed.extend([ids[c] for c in res.removed])
+        self.table = {T: [[ids[c], owners[ids[c]], False] for c in cards] for T, cards in res.table.items()}
         summary: dict[str, Any] = {
             "round": self.round, "tricks_won": list(k), "trick_points": list(pts),
             "bids": list(self.bids), "colour_cards": colour,
