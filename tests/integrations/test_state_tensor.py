@@ -18,8 +18,8 @@ from trickcore.encodings import base, encoding
 
 from .configs import CONFIGS, config_id, random_states
 
-pytestmark = pytest.mark.skipif(base.FAST is None, reason="built without the compiled encoders "
-                                                          "(TRICKCORE_PURE_PYTHON=1)")
+compiled = pytest.mark.skipif(base.FAST is None, reason="built without the compiled encoders "
+                                                        "(TRICKCORE_PURE_PYTHON=1)")
 
 
 def assert_same(enc, state, seat, out):
@@ -36,6 +36,7 @@ def assert_same(enc, state, seat, out):
                              f"(block, index, view, state) {wrong}")
 
 
+@compiled
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_every_decision_of_random_matches(config):
     """Seeded matches until 2,000 tensors are checked: every decision, every seat."""
@@ -52,6 +53,7 @@ def test_every_decision_of_random_matches(config):
                 checked += 1
 
 
+@compiled
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_states_seen_now_and_then_and_copies_seen_first_mid_trick(config):
     """Every seventh decision only (several tricks complete between two tensors), and at every
@@ -68,6 +70,7 @@ def test_states_seen_now_and_then_and_copies_seen_first_mid_trick(config):
             assert_same(enc, copy, seat, out)
 
 
+@compiled
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_a_history_that_does_not_hold_the_trick_phase_is_not_read(config):
     """The open trick comes from the history's last moves (apply_action appends every card
@@ -95,6 +98,7 @@ def test_tricks_won_block_holds_the_views_tricks_won(config):
                 assert list(enc.views(tensor)["tricks_won"]) == [won[(seat + r) % n] for r in range(n)]
 
 
+@compiled
 def test_arguments_are_checked():
     enc = encoding("reference", 4)
     state = trickcore.new_game("reference", 4, seed=1)
@@ -123,6 +127,7 @@ def test_without_the_compiled_encoders_tensors_come_from_the_views(monkeypatch):
         assert np.array_equal(enc.state_tensor(state, 1), enc.tensor(state.observation(1)))
 
 
+@compiled
 def test_encodings_copy_as_themselves_and_pickle_by_configuration():
     """OpenSpiel deep-copies games, which hold their encoding; pickling rebuilds it."""
     import copy

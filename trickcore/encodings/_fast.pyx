@@ -35,6 +35,7 @@ from cpython.buffer cimport (PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBUF_WRITABLE, P
 from cpython.dict cimport PyDict_GetItem
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
 from cpython.long cimport PyLong_AsUnsignedLongLongMask
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.object cimport PyObject
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from libc.stdint cimport int8_t, int16_t, uint64_t
@@ -70,9 +71,13 @@ DEF MAX_TRICKS = 64
 DEF MAX_IDS = 128
 #: Trick phases remembered per encoder (each entry holds its phase object).
 DEF CACHE_SIZE = 256
+#: Blocks of per-seat card rows (played, won, passed) and regions left out of the first clearing.
+DEF MAX_ROWS = 3
+DEF MAX_SKIPS = 4
 
 cdef object _zeros = numpy.zeros
 cdef object _float32 = numpy.float32
+cdef object _TWO64 = 1 << 64
 
 
 # ---- small helpers ----------------------------------------------------------------------------
@@ -85,7 +90,7 @@ cdef inline int rel(int seat, int me, int n) noexcept nogil:
 cdef inline int load(object x, uint64_t *w, bint wide) except -1:
     """A card mask (a Python int, up to 128 bits) into two words."""
     w[0] = PyLong_AsUnsignedLongLongMask(x)
-    w[1] = PyLong_AsUnsignedLongLongMask(x >> 64) if wide else 0
+    w[1] = PyLong_AsUnsignedLongLongMask(x >> 64) if wide and x >= _TWO64 else 0
     return 0
 
 
@@ -104,6 +109,11 @@ cdef class _Phase:
     cdef object tp
     cdef bint ready, finished
     cdef int done, total, leader, last_leader, last_len, last_winner, last_winner2
+    cdef int trick_len              # cards in the open trick, when last brought up to date
+    # the length of the state's history and the cards played when last seen as the state's
+    # current phase (-1: never): a history grown by just those cards since holds only them
+    cdef Py_ssize_t seen_hist
+    cdef int seen_played
     cdef int last_moves[MAX_SEATS]
     cdef uint64_t played[MAX_SEATS][2]      # cards each seat played to the completed tricks
     cdef uint64_t start[MAX_SEATS][2]       # each hand as the open trick began
@@ -117,6 +127,12 @@ cdef class _Phase:
     # and the length of the history when last found to hold card plays only since
     cdef list statics
     cdef Py_ssize_t static_hist[MAX_SEATS]
+    # the card rows of every seat (``_Encoder.write_rows``), rendered for ``rows_done`` tricks
+    cdef float *rows
+    cdef int rows_done
+
+    def __dealloc__(self):
+        PyMem_Free(self.rows)
 
 
 cdef class _Encoder:
@@ -139,10 +155,24 @@ cdef class _Encoder:
     cdef int open_cards[MAX_SEATS]
     cdef int open_moves[MAX_SEATS]      # with the declaration bit (card | decl << 7)
     cdef _Phase last            # the phase last_trick() showed (after write_last)
+    cdef object checked         # the state last found of this game and player count
+    # the buffer of the last ``out``, kept exported (numpy then refuses to resize that array)
+    cdef object out_obj
+    cdef Py_buffer out_view
+    cdef list history           # the state's history, once read in this call
     # the game's blocks that do not change while a trick phase is played: [static_lo, static_hi)
     # of the tensor, and the scores block with them when static_scores
     cdef int static_lo, static_hi
     cdef bint static_scores
+    # blocks of per-seat card rows (0 played, 1 won, 2 passed) copied whole from the phase, and
+    # the regions the first clearing leaves out (the static region and the rows: cleared or
+    # written whole by ``fill``)
+    cdef int n_rows
+    cdef int row_offset[MAX_ROWS]
+    cdef int row_kind[MAX_ROWS]
+    cdef int n_skips
+    cdef int skip_lo[MAX_SKIPS]
+    cdef int skip_hi[MAX_SKIPS]
 
     def __init__(self, enc, state_type, cards, *, points=False, suits=None, strengths=None):
         cdef int i
@@ -178,38 +208,115 @@ cdef class _Encoder:
         self.o_to_move, self.o_decision = enc.o_to_move, enc.o_decision
         self.o_sizes, self.o_won, self.o_scores = enc.o_sizes, enc.o_won, enc.o_scores
 
+    def __dealloc__(self):
+        if self.out_obj is not None:
+            PyBuffer_Release(&self.out_view)
+
+    cdef float *buffer(self, object out) except NULL:
+        """The float32 buffer of ``out``, checked once and kept until another one is given."""
+        cdef const char *fmt
+        if out is self.out_obj:
+            return <float *>self.out_view.buf
+        if self.out_obj is not None:
+            self.out_obj = None
+            PyBuffer_Release(&self.out_view)
+        PyObject_GetBuffer(out, &self.out_view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS)
+        fmt = self.out_view.format
+        if fmt[0] in b"@=<":
+            fmt += 1
+        if self.out_view.itemsize != 4 or fmt[0] != b"f" or fmt[1] != 0 or self.out_view.len != self.size * 4:
+            PyBuffer_Release(&self.out_view)
+            raise ValueError(f"out must be a float32 array of {self.size} values")
+        self.out_obj = out
+        return <float *>self.out_view.buf
+
     def encode(self, state, seat, out=None):
         """The tensor of ``seat``'s view of ``state``, equal to ``enc.tensor(state.observation(seat))``;
         into ``out`` (a C-contiguous float32 array of the tensor's size) when given."""
-        cdef Py_buffer view
-        cdef const char *fmt
+        cdef float *b
         if type(seat) is not int or not 0 <= seat < self.n:
             raise ValueError(f"seat {seat!r} is not in 0..{self.n - 1}")
-        if type(state) is not self.state_type and not isinstance(state, self.state_type):
-            raise TypeError(f"a {self.state_type.__name__} is needed, not {type(state).__name__}")
-        if state.num_players != self.n:
-            raise ValueError(f"a state of {state.num_players} players; this encoding is for {self.n}")
+        if state is not self.checked:
+            if type(state) is not self.state_type and not isinstance(state, self.state_type):
+                raise TypeError(f"a {self.state_type.__name__} is needed, not {type(state).__name__}")
+            if state.num_players != self.n:
+                raise ValueError(f"a state of {state.num_players} players; this encoding is for {self.n}")
+            self.checked = state
+        self.history = None
         if out is None:
             out = _zeros(self.size, _float32)
-        PyObject_GetBuffer(out, &view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS)
+        b = self.buffer(out)
         try:
-            fmt = view.format
-            if fmt[0] in b"@=<":
-                fmt += 1
-            if view.itemsize != 4 or fmt[0] != b"f" or fmt[1] != 0 or view.len != self.size * 4:
-                raise ValueError(f"out must be a float32 array of {self.size} values")
-            if self.static_hi > self.static_lo:        # that region: cleared where it is written
-                memset(view.buf, 0, self.static_lo * sizeof(float))
-                memset(<float *>view.buf + self.static_hi, 0, (self.size - self.static_hi) * sizeof(float))
-            else:
-                memset(view.buf, 0, view.len)
-            self.fill(<float *>view.buf, state, <int>seat)
+            self.clear(b)
+            self.fill(b, state, <int>seat)
         finally:
-            PyBuffer_Release(&view)
+            self.history = None
         return out
 
     cdef int fill(self, float *b, object state, int me) except -1:
         raise NotImplementedError
+
+    cdef void skip(self, int lo, int hi) noexcept:
+        """Leave [lo, hi) out of the first clearing (fill clears or writes it whole)."""
+        cdef int i = self.n_skips, j
+        if hi <= lo or i == MAX_SKIPS:
+            return
+        while i > 0 and self.skip_lo[i - 1] > lo:
+            self.skip_lo[i], self.skip_hi[i] = self.skip_lo[i - 1], self.skip_hi[i - 1]
+            i -= 1
+        self.skip_lo[i], self.skip_hi[i] = lo, hi
+        self.n_skips += 1
+
+    cdef void clear(self, float *b) noexcept:
+        cdef int i, at = 0
+        for i in range(self.n_skips):
+            memset(b + at, 0, (self.skip_lo[i] - at) * sizeof(float))
+            at = self.skip_hi[i]
+        memset(b + at, 0, (self.size - at) * sizeof(float))
+
+    cdef void add_static(self, int lo, int hi, bint scores) noexcept:
+        self.static_lo, self.static_hi, self.static_scores = lo, hi, scores
+        self.skip(lo, hi)
+
+    cdef void add_rows(self, int offset, int kind) noexcept:
+        """A block of per-seat card rows [n, C] (kind 0 played, 1 won, 2 passed)."""
+        self.row_offset[self.n_rows], self.row_kind[self.n_rows] = offset, kind
+        self.n_rows += 1
+        self.skip(offset, offset + self.n * self.C)
+
+    cdef int write_rows(self, float *b, _Phase ph, int me) except -1:
+        """Every block of card rows: copied from the phase's rendering (redone once per trick),
+        rotated to the observer; cleared when ``ph`` is None (the view shows none)."""
+        cdef int k, s, n = self.n, C = self.C
+        cdef float *rows
+        cdef uint64_t *mask
+        if ph is None:
+            for k in range(self.n_rows):
+                memset(b + self.row_offset[k], 0, n * C * sizeof(float))
+            return 0
+        if ph.rows == NULL:
+            ph.rows = <float *>PyMem_Malloc(self.n_rows * n * C * sizeof(float))
+            if ph.rows == NULL:
+                raise MemoryError()
+            ph.rows_done = -1
+        if ph.rows_done != ph.done:
+            memset(ph.rows, 0, self.n_rows * n * C * sizeof(float))
+            for k in range(self.n_rows):
+                rows = ph.rows + k * n * C
+                for s in range(n):
+                    if self.row_kind[k] == 0:
+                        mask = ph.played[s]
+                    elif self.row_kind[k] == 1:
+                        mask = ph.won[s]
+                    else:
+                        mask = ph.passed[s]
+                    self.cards(rows, s * C, mask)
+            ph.rows_done = ph.done
+        for k in range(self.n_rows):                    # seats me.. to rows 0.., then seats 0..me-1
+            rows = ph.rows + k * n * C
+            memcpy(b + self.row_offset[k], rows + me * C, (n - me) * C * sizeof(float))
+            memcpy(b + self.row_offset[k] + (n - me) * C, rows, me * C * sizeof(float))
+        return 0
 
     # ---- trick phases ------------------------------------------------------------------------
     cdef _Phase phase(self, object tp, object state=None):
@@ -217,12 +324,14 @@ cdef class _Encoder:
         current trick phase ``tp`` is, whose history then holds its moves)."""
         cdef PyObject *found = PyDict_GetItem(self.cache, tp)
         cdef _Phase ph
-        cdef int done
+        cdef int done, played
         if found != NULL:
             ph = <_Phase>found
             if ph.finished:
                 return ph
-            done = tp.n_tricks_done
+            played = tp.cards_played                   # n per completed trick, and the open ones
+            done = played // self.n
+            ph.trick_len = played - done * self.n
             if done == ph.done:
                 return ph
         else:
@@ -231,14 +340,26 @@ cdef class _Encoder:
             ph = _Phase.__new__(_Phase)
             ph.tp = tp
             ph.total = tp.total_tricks
+            ph.seen_hist = -1
             self.cache[tp] = ph
-            done = tp.n_tricks_done
+            played = tp.cards_played
+            done = played // self.n
+            ph.trick_len = played - done * self.n
         if done > MAX_TRICKS or ph.total > MAX_TRICKS:
             raise ValueError(f"a trick phase of {ph.total} tricks")
-        if not (state is not None and ph.ready and done == ph.done + 1 and done < ph.total
+        if not (state is not None and ph.ready and done == ph.done + 1
+                and (done < ph.total or self.only_plays_since(ph, state, played))
                 and self.settle_one(ph, state, tp)):
             self.settle(ph, tp, done)
+        if state is not None:
+            ph.seen_hist = PyList_GET_SIZE(self.actions(state))
+            ph.seen_played = played
         return ph
+
+    cdef bint only_plays_since(self, _Phase ph, object state, int played) except -1:
+        """Whether the history grew by exactly the cards played since the phase was last seen
+        (so that its last moves are those of the phase's last trick, though the phase is over)."""
+        return ph.seen_hist >= 0 and PyList_GET_SIZE(self.actions(state)) - ph.seen_hist == played - ph.seen_played
 
     cdef bint settle_one(self, _Phase ph, object state, object tp) except -1:
         """One more completed trick, from the last moves of the history (checked against the
@@ -253,9 +374,9 @@ cdef class _Encoder:
         cdef uint64_t bit
         cdef Py_ssize_t end, first
         cdef PyObject *item
-        cdef list history = state._actions
+        cdef list history = self.actions(state)
         end = PyList_GET_SIZE(history)
-        first = end - <int>tp.trick_len - n
+        first = end - ph.trick_len - n
         if first < 0:
             return False
         cards[0] = cards[1] = 0
@@ -347,6 +468,7 @@ cdef class _Encoder:
         ph.trick_winner[k] = <int8_t>w
         ph.leader = leader
         ph.done = k + 1
+        ph.finished = ph.done >= ph.total
         return True
 
     cdef int settle(self, _Phase ph, object tp, int done) except -1:
@@ -453,10 +575,10 @@ cdef class _Encoder:
         self.open_len = 0
         if ph.finished:
             return 0
-        k = tp.trick_len
+        k = ph.trick_len
         if k == 0:
             return 0
-        history = state._actions
+        history = self.actions(state)
         end = PyList_GET_SIZE(history)
         if 0 < k <= n and k <= end:
             for i in range(k):
@@ -501,6 +623,12 @@ cdef class _Encoder:
             self.open_len = i + 1
         return 0
 
+    cdef inline list actions(self, object state):
+        """The state's history (read once per call)."""
+        if self.history is None:
+            self.history = state._actions
+        return self.history
+
     cdef inline int to_move(self, _Phase ph) noexcept:
         """The seat to play in the trick phase (-1 once it is over), after ``read_open``."""
         return -1 if ph.finished else (ph.leader + self.open_len) % self.n
@@ -528,7 +656,7 @@ cdef class _Encoder:
         blob = ph.statics[me]
         if blob is None:
             return False
-        history = state._actions
+        history = self.actions(state)
         end = PyList_GET_SIZE(history)
         if end < ph.static_hist[me]:
             ph.statics[me] = None
@@ -561,7 +689,7 @@ cdef class _Encoder:
         if ph.statics is None:
             ph.statics = [None] * self.n
         ph.statics[me] = blob
-        ph.static_hist[me] = PyList_GET_SIZE(<list>state._actions)
+        ph.static_hist[me] = PyList_GET_SIZE(self.actions(state))
         return 0
 
     # ---- writing blocks ------------------------------------------------------------------------
@@ -625,12 +753,6 @@ cdef class _Encoder:
         b[self.o_leader + rel(ph.leader, me, n)] = 1.0
         return 0
 
-    cdef int write_played(self, float *b, _Phase ph, int me) except -1:
-        cdef int s
-        for s in range(self.n):
-            self.cards(b, self.o_played + rel(s, me, self.n) * self.C, ph.played[s])
-        return 0
-
     cdef int write_hand_sizes(self, float *b, int me) except -1:
         cdef int s, k
         for s in range(self.n):
@@ -639,13 +761,14 @@ cdef class _Encoder:
                 b[self.o_sizes + rel(s, me, self.n)] = k
         return 0
 
-    cdef int write_last(self, float *b, object state, object tp, int me) except -1:
-        """``last_trick``: the last completed trick of the current phase, else of the phase that
-        ended last (``GameState.last_trick``); sets ``self.last`` (None without one)."""
+    cdef int write_last(self, float *b, object state, object tp, int me, _Phase known=None) except -1:
+        """``last_trick``: the last completed trick of the current phase ``tp`` (``known``: its
+        ``phase``, if brought up to date already), else of the phase that ended last
+        (``GameState.last_trick``); sets ``self.last`` (None without one)."""
         cdef _Phase ph = None
         cdef int i, n = self.n
         if tp is not None:
-            ph = self.phase(tp, state)
+            ph = known if known is not None else self.phase(tp, state)
             if not ph.done or ph.finished:
                 ph = None
         if ph is None:
@@ -670,6 +793,7 @@ cdef class ReferenceEncoder(_Encoder):
     def __init__(self, enc, state_type, cards):
         super().__init__(enc, state_type, cards)
         self.o_trump = enc.o_trump
+        self.add_rows(enc.o_played, 0)
 
     cdef int fill(self, float *b, object state, int me) except -1:
         tp = state._tp
@@ -677,8 +801,8 @@ cdef class ReferenceEncoder(_Encoder):
         self.read_open(state, tp, ph)
         self.cards(b, self.o_hand, self.now[me])
         self.write_open(b, ph, me)
-        self.write_played(b, ph, me)
-        self.write_last(b, state, tp, me)
+        self.write_last(b, state, tp, me, ph)
+        self.write_rows(b, ph, me)       # None: cleared
         self.one(b, self.o_to_move, self.to_move(ph), me)
         self.ints(b, self.o_won, ph.tricks, me)
         b[self.o_trump + <int>state.trump] = 1.0
@@ -701,12 +825,16 @@ cdef class HattrickEncoder(_Encoder):
         self.o_kind, self.o_open, self.o_winner2 = enc.o_kind, enc.o_open, enc.o_winner2
         self.o_game, self.o_dealer, self.o_first = enc.o_game, enc.o_dealer, enc.o_first
         self.o_stacks, self.o_passed, self.o_current = enc.o_stacks, enc.o_passed, enc.o_current
+        self.add_static(enc.o_game, enc.o_stacks, True)
+        self.add_rows(enc.o_played, 0)
+        self.add_rows(enc.o_stacks, 1)
+        self.add_rows(enc.o_passed, 2)
 
     cdef int fill(self, float *b, object state, int me) except -1:
         cdef int n = self.n, C = self.C, s, i, col, kind, r, red, green, blue, m
         cdef int opened[2]
         cdef int n_open = 0
-        cdef _Phase ph
+        cdef _Phase ph = None
         cdef uint64_t x
         over = state._over
         tp = state._tp
@@ -732,12 +860,9 @@ cdef class HattrickEncoder(_Encoder):
                 b[self.o_kind + s * 3 + kind] = 1.0
             for i in range(n_open):
                 b[self.o_open + i * 3 + opened[i]] = 1.0
-            self.write_played(b, ph, me)
             self.ints(b, self.o_won, ph.tricks, me)
             for s in range(n):
                 r = rel(s, me, n)
-                self.cards(b, self.o_stacks + r * C, ph.won[s])
-                self.cards(b, self.o_passed + r * C, ph.passed[s])
                 # H7: the majority colour minus the rest, -2 per pass card
                 red = self.colour_count(ph.won[s], 0)
                 blue = self.colour_count(ph.won[s], 1)
@@ -748,14 +873,18 @@ cdef class HattrickEncoder(_Encoder):
                     b[self.o_current + r] = m
             self.one(b, self.o_to_move, self.to_move(ph), me)
             b[self.o_decision] = 1.0                    # "play", the only decision
-        self.write_last(b, state, tp, me)
+        self.write_last(b, state, tp, me, ph)
+        self.write_rows(b, ph, me)       # None: cleared
         if self.last is not None:
             self.one(b, self.o_winner2, self.last.last_winner2, me)
+        if self.from_static(b, None if over else ph, state, me):
+            return 0
         b[self.o_game] = <int>state.game
         b[self.o_game + 1] = <int>state.games
         self.one(b, self.o_dealer, seat_of(state.dealer), me)
         self.one(b, self.o_first, seat_of(state.leader), me)
         self.numbers(b, self.o_scores, state.totals, me)
+        self.keep_static(b, None if over else ph, state, me)
         return 0
 
     cdef inline int colour_count(self, const uint64_t *w, int colour) noexcept:
@@ -778,7 +907,9 @@ cdef class StichelnEncoder(_Encoder):
         self.o_first, self.o_laid, self.o_laid_n = enc.o_first, enc.o_laid, enc.o_laid_n
         self.o_chosen, self.o_special, self.o_choice = enc.o_chosen, enc.o_special, enc.o_choice
         self.o_won_cards = enc.o_won_cards
-        self.static_lo, self.static_hi = enc.o_round, enc.o_won_cards
+        self.add_static(enc.o_round, enc.o_won_cards, True)
+        self.add_rows(enc.o_played, 0)
+        self.add_rows(enc.o_won_cards, 1)
         self.i_layout, self.i_play, self.i_colour = (enc.DECISIONS.index("layout"), enc.DECISIONS.index("play"),
                                                      enc.DECISIONS.index("colour"))
 
@@ -796,31 +927,31 @@ cdef class StichelnEncoder(_Encoder):
             self.write_hand_sizes(b, me)
             self.cards(b, self.o_hand, self.now[me])
             self.write_open(b, ph, me)
-            self.write_played(b, ph, me)
             self.ints(b, self.o_won, ph.tricks, me)
-            for s in range(n):
-                self.cards(b, self.o_won_cards + rel(s, me, n) * C, ph.won[s])
         else:
             if layout:
                 hands = state._hands
                 for s in range(n):
-                    load(hands[s], w, self.wide)
                     if s == me:
+                        load(hands[s], w, self.wide)
                         self.cards(b, self.o_hand, w)
-                    i = count(w)
+                        i = count(w)
+                    else:
+                        i = hands[s].bit_count()
                     if i:
                         b[self.o_sizes + rel(s, me, n)] = i
             self.one(b, self.o_leader, seat_of(state.leader), me)   # the view's empty trick
-        self.write_last(b, state, tp, me)
+        self.write_last(b, state, tp, me, ph)
+        self.write_rows(b, ph, me)       # None: cleared
         if play:
             self.one(b, self.o_to_move, self.to_move(ph), me)
             b[self.o_decision + self.i_play] = 1.0
         elif layout or colour:
             self.one(b, self.o_to_move, <int>state._order[<int>state._idx], me)
             b[self.o_decision + (self.i_layout if layout else self.i_colour)] = 1.0
-        self.numbers(b, self.o_scores, state.totals, me)
         if self.from_static(b, ph if play else None, state, me):
             return 0
+        self.numbers(b, self.o_scores, state.totals, me)
         b[self.o_round] = <int>state.round
         b[self.o_round + 1] = <int>state.rounds
         flags = state.flags
@@ -888,7 +1019,8 @@ cdef class BeimJupiterEncoder(_Encoder):
         self.o_trump, self.o_bids, self.o_table = enc.o_trump, enc.o_bids, enc.o_table
         self.o_table_owner, self.o_table_locked = enc.o_table_owner, enc.o_table_locked
         self.o_victory, self.o_zero, self.o_removed, self.o_points = enc.o_victory, enc.o_zero, enc.o_removed, enc.o_points
-        self.static_lo, self.static_hi, self.static_scores = enc.o_round, enc.o_points, True
+        self.add_static(enc.o_round, enc.o_points, True)
+        self.add_rows(enc.o_played, 0)
 
     cdef int fill(self, float *b, object state, int me) except -1:
         cdef int n = self.n, C = self.C, s, i, r, t, k, total
@@ -916,22 +1048,24 @@ cdef class BeimJupiterEncoder(_Encoder):
                 for i in range(self.open_len):
                     if self.open_moves[i] & 128:        # a God card declared 15
                         b[self.o_god + rel(ph.leader + i, me, n)] = 1.0
-            self.write_played(b, ph, me)
             self.ints(b, self.o_won, ph.tricks, me)
             self.ints(b, self.o_points, ph.points, me)
         else:
             hands = state.hands
             for s in range(n):
-                load(hands[s], w, self.wide)
                 if s == me:
+                    load(hands[s], w, self.wide)
                     self.cards(b, self.o_hand, w)
                     k = self.lamb_count(w)
                     if k:
                         b[self.o_lambs] = k
-                k = count(w)
+                    k = count(w)
+                else:
+                    k = hands[s].bit_count()
                 if k:
                     b[self.o_sizes + rel(s, me, n)] = k
-        self.write_last(b, state, tp, me)
+        self.write_last(b, state, tp, me, ph)
+        self.write_rows(b, ph, me)       # None: cleared
         if play:
             self.one(b, self.o_to_move, self.to_move(ph), me)
         elif not over:                                  # colour and bid: from the start player on
@@ -1013,7 +1147,8 @@ cdef class SquintEncoder(_Encoder):
         self.o_squint, self.o_mult, self.o_squint_cards = enc.o_squint, enc.o_mult, enc.o_squint_cards
         self.o_discards, self.o_passes, self.o_passed = enc.o_discards, enc.o_passes, enc.o_passed
         self.o_received, self.o_null_discards, self.o_clean = enc.o_received, enc.o_null_discards, enc.o_clean
-        self.static_lo, self.static_hi = enc.o_deal, enc.o_clean
+        self.add_static(enc.o_deal, enc.o_clean, False)
+        self.add_rows(enc.o_played, 0)
 
     cdef int fill(self, float *b, object state, int me) except -1:
         cdef int n = self.n, C = self.C, s, i, k, penalty
@@ -1031,7 +1166,6 @@ cdef class SquintEncoder(_Encoder):
             self.write_hand_sizes(b, me)
             if not ph.finished:
                 self.write_open(b, ph, me)
-            self.write_played(b, ph, me)
             self.ints(b, self.o_won, ph.tricks, me)
         else:
             hands = state.hands
@@ -1042,7 +1176,8 @@ cdef class SquintEncoder(_Encoder):
                 k = count(w)
                 if k:
                     b[self.o_sizes + rel(s, me, n)] = k
-        self.write_last(b, state, tp, me)
+        self.write_last(b, state, tp, me, ph)
+        self.write_rows(b, ph, me)       # None: cleared
         if over:
             pass
         elif play:
@@ -1137,7 +1272,8 @@ cdef class KlaberjassEncoder(_Encoder):
         self.o_exchange, self.o_meld_calls, self.o_melds = enc.o_exchange, enc.o_meld_calls, enc.o_melds
         self.o_my_melds, self.o_best, self.o_meld_points = enc.o_my_melds, enc.o_best, enc.o_meld_points
         self.o_doubling, self.o_mult, self.o_belle, self.o_points = enc.o_doubling, enc.o_mult, enc.o_belle, enc.o_points
-        self.static_lo, self.static_hi = enc.o_deal, enc.o_belle
+        self.add_static(enc.o_deal, enc.o_belle, False)
+        self.add_rows(enc.o_played, 0)
 
     cdef int fill(self, float *b, object state, int me) except -1:
         cdef int n = self.n, C = self.C, s, r
@@ -1146,7 +1282,7 @@ cdef class KlaberjassEncoder(_Encoder):
         over = state._over
         phase = state.phase
         tp = state._tp
-        self.write_last(b, state, tp, me)
+        self.write_last(b, state, tp, me, ph)
         dice = state.dice                               # scores(): each seat's side's die
         for s in range(n):
             r = dice[s % 2 if n == 4 else s]
@@ -1154,6 +1290,7 @@ cdef class KlaberjassEncoder(_Encoder):
                 b[self.o_scores + rel(s, me, n)] = r
         if over:
             self.from_static(b, None, state, me)        # clears the region
+            self.write_rows(b, None, me)
             b[self.o_deal] = <int>state.deal_no
             b[self.o_deal + 1] = <int>state.options["target"]
             self.one(b, self.o_dealer, seat_of(state.dealer), me)
@@ -1166,11 +1303,11 @@ cdef class KlaberjassEncoder(_Encoder):
             self.read_open(state, tp, ph)
             self.cards(b, self.o_hand, self.now[me])
             self.write_open(b, ph, me)
-            self.write_played(b, ph, me)
             self.ints(b, self.o_won, ph.tricks, me)
             self.ints(b, self.o_points, ph.points, me)
             self.one(b, self.o_to_move, self.to_move(ph), me)
-        else:
+        self.write_rows(b, ph, me)                      # None: cleared
+        if not in_play:
             load(state._hands[me], w, False)
             self.cards(b, self.o_hand, w)
             seat = state.current_player() if phase == "play" else state._queue[<int>state._qi]
