@@ -82,9 +82,23 @@ cdef object _TWO64 = 1 << 64
 
 # ---- small helpers ----------------------------------------------------------------------------
 cdef inline int rel(int seat, int me, int n) noexcept nogil:
-    """``(seat - me) % n`` with Python's sign (0 = the observer)."""
-    cdef int r = (seat - me) % n
+    """``(seat - me) % n`` with Python's sign (0 = the observer); no division for the usual
+    arguments (both seats in 0..n-1, or ``seat`` a seat plus an offset below n)."""
+    cdef int r = seat - me
+    if r < 0:
+        r += n
+    elif r >= n:
+        r -= n
+    if 0 <= r < n:
+        return r
+    r = (seat - me) % n
     return r + n if r < 0 else r
+
+
+cdef inline int after(int seat, int i, int n) noexcept nogil:
+    """``(seat + i) % n`` for a seat and an offset in 0..n-1."""
+    cdef int s = seat + i
+    return s - n if s >= n else s
 
 
 cdef inline int load(object x, uint64_t *w, bint wide) except -1:
@@ -388,7 +402,7 @@ cdef class _Encoder:
             if not 0 <= m < 256:
                 return False
             card = m & 127
-            s = (ph.leader + i) % n
+            s = after(ph.leader, i, n)
             bit = (<uint64_t>1) << (card & 63)
             if not ph.start[s][card >> 6] & bit:
                 return False
@@ -451,7 +465,7 @@ cdef class _Encoder:
         for i in range(n):
             card = moves[i] & 127
             bit = (<uint64_t>1) << (card & 63)
-            s = (ph.leader + i) % n
+            s = after(ph.leader, i, n)
             ph.played[s][card >> 6] |= bit
             ph.start[s][card >> 6] &= ~bit
             ph.last_moves[i] = moves[i]
@@ -491,7 +505,7 @@ cdef class _Encoder:
                 m = moves[i]
                 card = m & 127
                 bit = (<uint64_t>1) << (card & 63)
-                s = (leader + i) % n
+                s = after(leader, i, n)
                 ph.played[s][card >> 6] |= bit
                 ph.trick_cards[k][card >> 6] |= bit
                 ph.start[s][card >> 6] &= ~bit
@@ -544,7 +558,7 @@ cdef class _Encoder:
             load(hand(s), ph.start[s], self.wide)
         for i in range(len(moves)):
             card = moves[i] & 127
-            s = (ph.leader + i) % n
+            s = after(ph.leader, i, n)
             ph.start[s][card >> 6] |= (<uint64_t>1) << (card & 63)
         for s, v in enumerate(tp.tricks_won()):
             ph.tricks[s] = v
@@ -589,7 +603,7 @@ cdef class _Encoder:
                 if not 0 <= m < 256:
                     break
                 card = m & 127
-                s = (ph.leader + i) % n
+                s = after(ph.leader, i, n)
                 bit = (<uint64_t>1) << (card & 63)
                 if not self.now[s][card >> 6] & bit:
                     break
@@ -610,7 +624,7 @@ cdef class _Encoder:
             load(hand(s), self.now[s], self.wide)
         self.open_len = 0
         for i in range(n):
-            s = (ph.leader + i) % n
+            s = after(ph.leader, i, n)
             d0 = ph.start[s][0] & ~self.now[s][0]
             d1 = ph.start[s][1] & ~self.now[s][1]
             if d0 == 0 and d1 == 0:
@@ -631,7 +645,7 @@ cdef class _Encoder:
 
     cdef inline int to_move(self, _Phase ph) noexcept:
         """The seat to play in the trick phase (-1 once it is over), after ``read_open``."""
-        return -1 if ph.finished else (ph.leader + self.open_len) % self.n
+        return -1 if ph.finished else after(ph.leader, self.open_len, self.n)
 
     # ---- the blocks a trick phase does not change --------------------------------------------
     # While cards are played, only the trick phase changes: the game's own attributes change
@@ -1108,7 +1122,13 @@ cdef class BeimJupiterEncoder(_Encoder):
             k = count_card
             if not 1 <= k <= t:                         # the view shows the counts 1..t
                 continue
-            for c, owner, locked in entries:
+            for entry in entries:                       # [card, owner, locked]
+                if type(entry) is list and PyList_GET_SIZE(entry) == 3:
+                    c = <object>PyList_GET_ITEM(entry, 0)
+                    owner = <object>PyList_GET_ITEM(entry, 1)
+                    locked = <object>PyList_GET_ITEM(entry, 2)
+                else:
+                    c, owner, locked = entry
                 self.card(b, self.o_table + (k - 1) * C, c)
                 r = rel(owner, me, n)
                 b[self.o_table_owner + (k - 1) * n + r] += 1.0
