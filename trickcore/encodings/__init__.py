@@ -5,8 +5,11 @@ with legal-action masks, a fixed-shape ``float32`` tensor per seat built from ex
     from trickcore.encodings import encoding
     enc = encoding("sticheln", 4, {"verkehrt": True})
     enc.num_distinct_actions, enc.shape
-    enc.tensor(state.observation(seat)), enc.legal_mask(state)
+    enc.state_tensor(state, seat, out), enc.legal_mask(state)
     state.apply_action(enc.action_of(index))
+
+``state_tensor`` writes the tensor straight from the state (the compiled encoders of
+``_fast.pyx``); it equals ``enc.tensor(state.observation(seat))``, the definition, bit for bit.
 
 They need numpy (``pip install "trickcore[pettingzoo]"`` or ``"trickcore[openspiel]"`` bring it).
 The OpenSpiel and PettingZoo adapters (``trickcore.integrations``) are built on them; every field
