@@ -70,7 +70,8 @@ def bench(as_json: bool, quick: bool, repeat: int, no_games: bool, compare: bool
         click.echo(json.dumps([r.to_json() for r in results], indent=1))
         return
     rows = [[r.name, f"{r.ns_per_play:,.1f}", f"{r.ratio:,.2f}x",
-             (f"{r.extra['games_per_s']:,.1f} games/s  " if "games_per_s" in r.extra else "") + r.what]
+             (f"{r.extra['games_per_s']:,.1f} games/s  " if "games_per_s" in r.extra else "")
+             + (f"{r.extra['card_ratio']:,.2f}x per card play  " if "card_ratio" in r.extra else "") + r.what]
             for r in results]
     click.echo(tables.render(["benchmark", "ns", "vs floor", "what"], rows, right=(1, 2)))
 
