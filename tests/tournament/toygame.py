@@ -94,7 +94,7 @@ class ToyState(GameState):
                 "trick": [[p, c] for p, c in self.trick], "tricks_won": list(self.tricks_won),
                 "played": list(self.played), "to_move": self.current_player()}
 
-    def is_terminal(self):
+    def _is_terminal(self):
         return not self.bidding and all(not h for h in self.hands)
 
     def _team_tricks(self):
