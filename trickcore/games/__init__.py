@@ -102,9 +102,7 @@ def get_game(name: str) -> GameInfo:
 
 def new_game(name: str, players: int, options: dict[str, Any] | None = None, seed: int = 0) -> GameState:
     """Create a new state of game ``name`` for ``players`` seats."""
-    info = get_game(name)
-    info.check_players(players)
-    return info.factory(players, options, seed)
+    return get_game(name).factory(players, options, seed)   # GameState.__init__ checks the player count
 
 
 def replay(record: dict[str, Any] | str) -> GameState:
