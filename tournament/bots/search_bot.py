@@ -9,13 +9,21 @@ and card play are all searched the same way.
 
 Options: ``fraction`` of the decision time to spend (the rest covers the protocol and the
 rebuild), ``max_worlds`` per decision, ``policy`` of the rollouts' card play (``random`` or
-``greedy``), ``guide`` of the rollouts' other decisions (``heuristic``: the game's bundled
-heuristic, trickcore.search.heuristic_guide; ``none``: at random; ``auto``: the heuristic where
-it was measured to help, Klaberjass, whose bids and contracts random rollouts misjudge),
-``min_rollouts`` (when the time allowed fewer rollouts of some option than this, the search is
-too thin to trust and the game's heuristic decides, as happens to Squint's bids at 100 ms),
-``seed``.  With a game budget (``game_ms``) it spends at
-most the game time left divided by a guess of the decisions left.
+``greedy``; ``auto``: per game, ``TUNED``), ``guide`` of the rollouts' other decisions
+(``heuristic``: the game's bundled heuristic, trickcore.search.heuristic_guide; ``none``: at
+random; ``auto``: the heuristic where it was measured to help, Klaberjass, whose bids and
+contracts random rollouts misjudge), ``searched``: which decisions are searched (``all``;
+``play``: card play only, the game's heuristic makes the others; ``auto``: per game,
+``TUNED``), ``min_rollouts`` (when the time allowed fewer rollouts of some option than this,
+the search is too thin to trust and the game's heuristic decides), ``seed``.  With a game
+budget (``game_ms``) it spends at most the game time left divided by a guess of the decisions
+left.
+
+Per game (``TUNED``, measured: docs/search.md): Squint searches card play only, with greedy
+rollouts.  Its bids, 4-1 choice, squint, discards and Null passes are the heuristic's: a bid
+has up to ten options whose random rollouts run through the other seats' bids, discards and
+passing, and searched with them those decisions lost to the heuristic's; greedy card play in
+the rollouts (everybody takes the trick while it can) judged the cards better than random.
 
 Every game is followed from its events; should an event stream ever not be reproducible (a
 MirrorError), the bot plays the game's heuristic policy from then on in that game and says so on
@@ -48,6 +56,9 @@ from heuristic_bot import load_policy  # noqa: E402  (the bundled bots' own dire
 FOLLOWED = ("beim-jupiter", "sticheln", "hattrick", "klaberjass", "squint")
 #: Games whose rollouts the heuristic guides under ``guide = "auto"`` (docs/search.md: measured).
 GUIDED = ("klaberjass",)
+#: Per game, what ``searched = "auto"`` and ``policy = "auto"`` mean where another choice than
+#: every decision with random rollouts was measured stronger (docs/search.md).
+TUNED: dict[str, dict[str, str]] = {"squint": {"searched": "play", "policy": "greedy"}}
 
 
 class SearchBot(Bot):
@@ -55,8 +66,9 @@ class SearchBot(Bot):
     author = "trickcore"
     declared_options = (Option("fraction", "float", 0.6, 0.05, 0.95),
                         Option("max_worlds", "int", 100_000, 1, 10_000_000),
-                        Option("policy", "choice", "random", choices=("random", "greedy")),
+                        Option("policy", "choice", "auto", choices=("auto", "random", "greedy")),
                         Option("guide", "choice", "auto", choices=("auto", "heuristic", "none")),
+                        Option("searched", "choice", "auto", choices=("auto", "all", "play")),
                         Option("min_rollouts", "int", 1, 1, 1_000_000),
                         Option("seed", "int", 0, 0, 2**32 - 1))
 
@@ -66,6 +78,8 @@ class SearchBot(Bot):
         self.fallback = None
         self.guide = None
         self.rng = random.Random(0)
+        self.policy = "random"
+        self.searched = "all"
         self.decisions = 0
 
     def new_game(self, game: dict) -> None:
@@ -77,6 +91,10 @@ class SearchBot(Bot):
         self.fallback = load_policy(name)
         guide = self.options["guide"]
         self.guide = heuristic_guide(name) if guide == "heuristic" or (guide == "auto" and name in GUIDED) else None
+        tuned = TUNED.get(name, {})
+        self.policy = self.options["policy"] if self.options["policy"] != "auto" else tuned.get("policy", "random")
+        self.searched = (self.options["searched"] if self.options["searched"] != "auto"
+                         else tuned.get("searched", "all"))
         self.decisions = 0
         if self.mirror is None:
             print(f"search: cannot follow {name} from its events; playing its heuristic policy", file=sys.stderr)
@@ -89,6 +107,12 @@ class SearchBot(Bot):
         start = time.perf_counter()
         self.decisions += 1
         seat = self.game["seat"]
+        kind = request.get("decision") or view.get("decision")
+        if self.searched == "play" and kind != "play" and self.fallback is not None:
+            if len(legal) == 1:
+                return legal[0]
+            print(f"search: {kind} not searched in {self.game['game']}", file=sys.stderr)
+            return str(self.fallback(view, legal, self.rng))
         if self.mirror is not None and len(legal) > 1:
             try:
                 state = self.mirror.sync()
@@ -100,7 +124,7 @@ class SearchBot(Bot):
             else:
                 budget = self._budget_ms(request) - (time.perf_counter() - start) * 1000
                 result = search(state, seat, self.rng, max(budget, 1.0), max_worlds=self.options["max_worlds"],
-                                policy=self.options["policy"], guide=self.guide)
+                                policy=self.policy, guide=self.guide)
                 print(f"search: {result.worlds} worlds, {result.total_rollouts} rollouts, "
                       f"{result.elapsed_ms:.0f} ms", file=sys.stderr)
                 thinnest = min(result.rollouts.values())
