@@ -17,9 +17,9 @@ two states that look the same to the seat give the same model.
 
 :class:`WorldSampler` then draws an assignment of those cards to the slots *uniformly* among all
 assignments that respect the sizes and the allowed sets: it counts the completions exactly
-(dynamic programming over groups of cards with the same allowed slots, one slot of a group at a
-time; slots that allow the same cards are counted as one and split by a shuffle) and draws
-along the counts.  A game may add checks no per-card set can express (Beim Jupiter's redeal rule, a
+(dynamic programming slot by slot over how many cards of each group -- the cards allowed in
+the same slots -- are left; slots that allow the same cards are counted as one and split by a
+shuffle) and draws along the counts.  A game may add checks no per-card set can express (Beim Jupiter's redeal rule, a
 Klaberjass meld declaration); assignments failing them, or whose replay of the trick phase is
 illegal, are drawn again, which keeps the draw uniform over the worlds that pass.
 """
@@ -124,10 +124,11 @@ class WorldSampler:
 
     Slots of no size are left out, and slots that allow the same cards are drawn as one *bin*
     (the cards of a bin are then dealt to its slots by a uniform shuffle: every placement of a
-    bin's cards has the same number of splits over its slots, so the draw stays uniform).  The
-    completions are counted one bin of one group at a time (a group: the cards allowed in the
-    same bins), so a group spread over many bins costs a sum, not a product, of choices; the
-    counts and the choices at every step are kept, and a draw is a walk down them."""
+    bin's cards has the same number of splits over its slots, so the draw stays uniform).  Cards
+    allowed in the same bins form a *group*.  The completions are counted bin by bin, one group
+    at a time (how many of a group's cards still unplaced the bin takes), over the cards each
+    group has left; the counts and the choices at every step are kept, and a draw is a walk
+    down them."""
 
     def __init__(self, slots: Sequence[Slot], cards: int):
         self.slots = list(slots)
@@ -150,21 +151,25 @@ class WorldSampler:
             if not where:
                 raise InconsistentStateError(f"card {card} may lie in no slot")
             groups.setdefault(where, []).append(card)
-        # Most constrained groups first: fewer branches early keeps the table of counts small.
-        self.groups = sorted(groups.items(), key=lambda g: (len(g[0]), -len(g[1])))
-        k = len(self.bins)
-        # room[j][b]: cards of groups j.. that bin b may take (what later groups can still fill)
-        self.room = [[0] * k for _ in range(len(self.groups) + 1)]
-        for j in range(len(self.groups) - 1, -1, -1):
-            where, members = self.groups[j]
+        #: (bins the cards may lie in, the cards)
+        self.groups = list(groups.items())
+        sizes = [sum(self.slots[i].size for i in slots_of) for slots_of in self.bins]
+        takes = [tuple(g for g, (where, _cards) in enumerate(self.groups) if b in where) for b in range(len(sizes))]
+        # The bins in the order they are filled: most constrained first (fewer branches early).
+        self.rows = sorted(((b, sizes[b], takes[b]) for b in range(len(sizes))), key=lambda r: (len(r[2]), -r[1]))
+        k = len(self.groups)
+        # room[j][g]: how many cards of group g the bins j.. can still take (a bound for pruning)
+        self.room = [[0] * k for _ in range(len(self.rows) + 1)]
+        for j in range(len(self.rows) - 1, -1, -1):
+            _b, size, can = self.rows[j]
             self.room[j] = list(self.room[j + 1])
-            for b in where:
-                self.room[j][b] += len(members)
-        # (group, position in its bins, cards of the group left, room left per bin) ->
-        # (completions, [(cumulative completions, cards to the bin at that position), ...])
+            for g in can:
+                self.room[j][g] += size
+        # (bin, position in its groups, cards the bin still needs, cards left per group) ->
+        # (completions, [(cumulative completions, cards of that group to the bin), ...])
         self._memo: dict[tuple[int, int, int, tuple[int, ...]], tuple[int, list[tuple[int, int]]]] = {}
-        self._caps0 = tuple(sum(self.slots[i].size for i in slots_of) for slots_of in self.bins)
-        self.total = self._count(0, 0, len(self.groups[0][1]) if self.groups else 0, self._caps0)[0]
+        self._left0 = tuple(len(members) for _where, members in self.groups)
+        self.total = self._count(0, 0, self.rows[0][1] if self.rows else 0, self._left0)[0]
         for slots_of in self.bins:                # the splits of each bin's cards over its slots
             left = sum(self.slots[i].size for i in slots_of)
             for i in slots_of:
@@ -175,55 +180,60 @@ class WorldSampler:
                 "no placement of the unknown cards meets the constraints: "
                 + "; ".join(f"{s.key} needs {s.size} of {cards_count(s.allowed)} allowed" for s in self.slots))
 
-    def _count(self, j: int, p: int, left: int, caps: tuple[int, ...]) -> tuple[int, list[tuple[int, int]]]:
-        """Completions from here, and the choices (how many of the group's ``left`` cards go to
-        the bin at position ``p`` of its bins) with their cumulative completions."""
-        if j == len(self.groups):
-            return (0 if any(caps) else 1), []
-        key = (j, p, left, caps)
+    def _count(self, j: int, p: int, need: int, left: tuple[int, ...]) -> tuple[int, list[tuple[int, int]]]:
+        """Completions from here, and the choices (how many cards of the group at position ``p``
+        of bin ``j``'s groups go to that bin, which still ``need``s cards) with their cumulative
+        completions."""
+        if j == len(self.rows):
+            return (0 if any(left) else 1), []
+        key = (j, p, need, left)
         done = self._memo.get(key)
         if done is not None:
             return done
-        where = self.groups[j][0]
-        b = where[p]
-        cap = caps[b]
-        later = self.room[j + 1][b]              # what later groups can still put in bin b
+        can = self.rows[j][2]
         choices: list[tuple[int, int]] = []
         total = 0
-        if p == len(where) - 1:                   # the group's last bin takes the rest of it
-            if left <= cap and cap - left <= later:
-                rest = caps[:b] + (cap - left,) + caps[b + 1:]
-                nxt = len(self.groups[j + 1][1]) if j + 1 < len(self.groups) else 0
-                total = self._count(j + 1, 0, nxt, rest)[0]
-                if total:
-                    choices.append((total, left))
-        else:
-            room_after = sum(caps[i] for i in where[p + 1:])
-            for x in range(max(0, cap - later, left - room_after), min(left, cap) + 1):
-                sub = self._count(j, p + 1, left - x, caps[:b] + (cap - x,) + caps[b + 1:])[0]
-                if sub:
-                    total += comb(left, x) * sub
-                    choices.append((total, x))
+        if can:
+            g = can[p]
+            have = left[g]
+            later = self.room[j + 1][g]           # what later bins can still take of group g
+            if p == len(can) - 1:                 # the bin's last group fills it
+                if need <= have and have - need <= later:
+                    nxt = self.rows[j + 1][1] if j + 1 < len(self.rows) else 0
+                    sub = self._count(j + 1, 0, nxt, left[:g] + (have - need,) + left[g + 1:])[0]
+                    if sub:
+                        total = comb(have, need) * sub
+                        choices.append((total, need))
+            else:
+                avail_after = sum(left[h] for h in can[p + 1:])
+                for x in range(max(0, have - later, need - avail_after), min(need, have) + 1):
+                    sub = self._count(j, p + 1, need - x, left[:g] + (have - x,) + left[g + 1:])[0]
+                    if sub:
+                        total += comb(have, x) * sub
+                        choices.append((total, x))
         self._memo[key] = (total, choices)
         return total, choices
 
     def sample(self, rng: random.Random) -> dict[Hashable, int]:
         """One assignment ``{slot key: card mask}``, every consistent one equally likely."""
-        caps = self._caps0
-        got: list[list[int]] = [[] for _ in self.bins]
-        for j, (where, members) in enumerate(self.groups):
+        left = self._left0
+        shuffled = []
+        for _where, members in self.groups:
             cards = list(members)
             rng.shuffle(cards)
-            left = len(cards)
-            for p, b in enumerate(where):
-                total, choices = self._count(j, p, left, caps)
+            shuffled.append(cards)
+        got: list[list[int]] = [[] for _ in self.bins]
+        for j, (b, need, can) in enumerate(self.rows):
+            for p, g in enumerate(can):
+                total, choices = self._count(j, p, need, left)
                 pick = rng.randrange(total)
-                x = choices[bisect_right(choices, (pick, len(cards) + 1))][1]
-                # the first x of the shuffled cards left go to bin b
-                start = len(cards) - left
-                got[b].extend(cards[start:start + x])
-                left -= x
-                caps = caps[:b] + (caps[b] - x,) + caps[b + 1:]
+                x = choices[bisect_right(choices, (pick, need + 1))][1]
+                if x:                             # the next x of the group's shuffled cards
+                    have = left[g]
+                    start = len(shuffled[g]) - have
+                    got[b].extend(shuffled[g][start:start + x])
+                    left = left[:g] + (have - x,) + left[g + 1:]
+                    need -= x
         out = {s.key: 0 for s in self.slots}
         for b, slots_of in enumerate(self.bins):
             cards = got[b]
