@@ -62,3 +62,13 @@ def test_events_no_game_produces_are_refused() -> None:
     mirror.feed({"type": "play", "seat": 1, "card": real.observation(0)["hand"][0]})
     with pytest.raises(MirrorError):
         mirror.sync()
+
+
+def test_a_squint_dealers_face_up_null_discards_were_in_his_hand() -> None:
+    """The mirror redraws a Null with the dealer holding the cards he then discards face up (not
+    until some draw happens to give them to him)."""
+    from trickcore.games.squint import DECK
+    from trickcore.mirror import _holdings
+
+    event = {"type": "null_discard", "seat": 3, "cards": ["QD", "JC"]}
+    assert list(_holdings(event, DECK, 0)) == [(DECK.card_id("QD"), ("hand", 3)), (DECK.card_id("JC"), ("hand", 3))]

@@ -13,9 +13,9 @@ How it stays in step, with no per-game replay code:
   several, and any of them does);
 * when none matches, the mirror's hidden cards are drawn again (``determinize`` with
   ``require``) with what the events say: the cards the seat was dealt (a new deal), and the
-  cards another seat showed it holds (a card played, declared, exchanged or passed; a colour
-  card, laid-out card or bid card revealed; a last card shown) placed with that seat, then the
-  actions are tried again;
+  cards another seat showed it holds (a card played, declared, exchanged, passed or discarded
+  face up; a colour card, laid-out card or bid card revealed; a last card shown) placed with
+  that seat, then the actions are tried again;
 * when that fails too, the current deal is redone from its start with everything its events
   showed, so that earlier hidden choices are made as later events name them.
 
@@ -68,9 +68,10 @@ def _cards(deck: Deck, texts: Any) -> Iterator[int]:
 def _holdings(event: Event, deck: Deck, seat: int) -> Iterator[tuple[int, Hashable]]:
     """(card, where it lies) pairs an event shows: a seat number (in that seat's hand or secret
     choice) or a slot key of the game's world model (trickcore.worlds).  A card played, laid out,
-    declared, exchanged or passed was its seat's; a revealed colour card, laid-out card or bid
-    card is that seat's choice; the last cards shown, the seat's own new hand; the squint cards
-    a Squint eldest picks up lay in the squint."""
+    declared, exchanged, passed or discarded face up (a Squint dealer's Null discards) was its
+    seat's; a revealed colour card, laid-out card or bid card is that seat's choice; the last
+    cards shown, the seat's own new hand; the squint cards a Squint eldest picks up lay in the
+    squint."""
     kind = event.get("type")
     if kind == "squint_cards":
         for card in _cards(deck, event.get("cards", [])):
@@ -79,7 +80,7 @@ def _holdings(event: Event, deck: Deck, seat: int) -> Iterator[tuple[int, Hashab
         # the seat's own new hand (or Klaberjass packet): exactly there
         for card in _cards(deck, event["cards"]):
             yield card, ("packet" if kind == "packet" else "hand", seat)
-    elif kind in ("play", "pass_cards") and "seat" in event:          # from the hand
+    elif kind in ("play", "pass_cards", "null_discard") and "seat" in event:    # from the hand
         for card in _cards(deck, event.get("card", event.get("cards", []))):
             yield card, ("hand", event["seat"])
     elif kind in ("layout", "colour", "bid") and "seat" in event:       # the seat's own choices
