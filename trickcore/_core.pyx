@@ -132,10 +132,7 @@ cdef class Deck:
 
     Immutable once the game has built it; copies of a state share it."""
 
-    cdef tc_deck d
-    cdef readonly list names
-    cdef readonly dict ids
-    cdef list spec          # the calls that built it: what a pickle stores
+    # Attributes (the tc_deck d, names, ids, spec): trickcore/_core.pxd.
 
     def __cinit__(self, int n_suits):
         cdef int rc = tc_deck_init(&self.d, n_suits)
@@ -282,7 +279,7 @@ cdef class Deck:
 cdef class Rng:
     """The core's seeded xoshiro256** generator (same sequence on every platform)."""
 
-    cdef tc_rng r
+    # Attributes (the tc_rng r): trickcore/_core.pxd.
 
     def __cinit__(self, uint64_t seed=0):
         tc_rng_seed(&self.r, seed)
@@ -413,20 +410,8 @@ cdef class TrickPhase:
     ``tricks`` lists completed tricks as (leader, moves, winner, winner2,
     next_leader, points); winner2 is -1 except for Hattrick's second trick."""
 
-    cdef Deck deck
-    cdef tc_rules rules
-    cdef tc_play_state s
-    # Completed tricks are logged in C (no Python object per trick on the fast path);
-    # the ``tricks`` property builds the Python view on demand.
-    cdef tc_trick log[64]
-    cdef int8_t log_next[64]
-    cdef int n_log
-    # The Python tuples of ``tricks``, built once per completed trick when first asked
-    # for: views and event feeds ask after every action, and the history only grows.
-    cdef list py_log
-    # Game-level descriptions of the completed tricks (GameState._described_tricks): a
-    # view lists every completed trick, and each is described once, not once per view.
-    cdef public list described
+    # Attributes (deck, rules, the tc_play_state s, the log of completed tricks, their
+    # Python tuples and descriptions): trickcore/_core.pxd.
 
     def __init__(self, Deck deck, int n_players, int follow, int winner, int trump, hands, int leader, int tricks):
         cdef tc_cards h[8]
@@ -815,13 +800,8 @@ cdef class StateCore:
     (``_unshare``).  Card plays change only the trick phase, so a search that clones
     and plays cards never copies the rest."""
 
-    cdef public TrickPhase _tp
-    cdef public list _actions
-    cdef public bint _fast
-    cdef public bint _shared
-    # The legal actions of the current decision (a tuple), or None: apply_action
-    # clears it, and it is the only way a state changes.
-    cdef tuple _legal_cache
+    # Attributes (_tp, _actions, _fast, _shared, _legal_cache, the legal actions of the
+    # current decision or None, and _edits): trickcore/_core.pxd.
 
     def __cinit__(self, *args, **kwargs):
         self._actions = []
@@ -937,10 +917,12 @@ cdef class StateCore:
 
     def _begin_edit(self):
         """For code that changes a state's attributes directly (tests, samplers of hidden
-        cards): this copy gets its own attributes, and the cached legal actions are dropped."""
+        cards): this copy gets its own attributes, and the cached legal actions are dropped
+        (and ``_edits`` counts the edit for compiled readers that keep what they read)."""
         if self._shared:
             self._unshare()
         self._legal_cache = None
+        self._edits += 1
 
     def _play_move(self, int move):
         """Play a card move for the seat to move (used by the checked path)."""

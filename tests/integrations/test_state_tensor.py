@@ -3,7 +3,9 @@ trickcore/encodings/_fast.pyx) equal the tensors built from the view dict
 (``Encoding.tensor(state.observation(seat))``, the readable definition), bit for bit: at every
 decision of seeded random matches of every game, player count and variant, for every seat, into
 a reused buffer full of garbage; on states seen for the first time mid-trick (clones, pickled
-copies), seen only now and then, and whose history does not hold their trick phase's moves."""
+copies), seen only now and then, many at once, whose history holds no card moves, and after an
+action other than a card play or an edit in the middle of a trick phase (the game's blocks kept
+while cards are played are then written anew)."""
 
 from __future__ import annotations
 
@@ -72,10 +74,9 @@ def test_states_seen_now_and_then_and_copies_seen_first_mid_trick(config):
 
 @compiled
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
-def test_a_history_that_does_not_hold_the_trick_phase_is_not_read(config):
-    """The open trick comes from the history's last moves (apply_action appends every card
-    played) only when they are card moves that fit the hands; a copy whose history holds none
-    (nothing in a view depends on it) gets the open trick from its hands."""
+def test_the_history_is_not_read(config):
+    """Nothing in a view depends on the history's action ids, and the tensors read the trick
+    phase itself: a copy whose history holds none of its moves has the same tensors."""
     game, n, options = config
     enc = encoding(game, n, options)
     out = np.empty(enc.size, np.float32)
@@ -84,6 +85,58 @@ def test_a_history_that_does_not_hold_the_trick_phase_is_not_read(config):
         copy._actions = [999] * len(copy._actions)      # no action id of any game
         for seat in range(n):
             assert_same(enc, copy, seat, out)
+            assert_same(enc, state, seat, out)
+
+
+@compiled
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_many_matches_at_once(config):
+    """Random matches played side by side with one encoding (as vectorized environments do):
+    the tensor of the seat to move at every step of each, more trick phases at once than the
+    encoder keeps game blocks for (Sticheln, 300 matches)."""
+    game, n, options = config
+    enc = encoding(game, n, options)
+    out = np.empty(enc.size, np.float32)
+    width = 300 if config == CONFIGS[-1] else 12
+    matches = [random_states(game, n, options, seed=1000 + k) for k in range(width)]
+    while matches:
+        for match in list(matches):
+            state = next(match, None)
+            if state is None:
+                matches.remove(match)
+            else:
+                assert_same(enc, state, max(state.current_player(), 0), out)
+
+
+@compiled
+@pytest.mark.parametrize("game, n, options", [("sticheln", 5, {"rounds": 1}), ("beim-jupiter", 4, {}),
+                                              ("hattrick", 4, {"games": 1}), ("squint", 5, {"deal_limit": 1}),
+                                              ("klaberjass", 3, {"max_deals": 2})])
+def test_an_action_other_than_a_card_play_or_an_edit_mid_trick_phase_is_seen(game, n, options):
+    """The game's blocks are kept from one tensor to the next while only cards are played; a
+    change of them mid-phase, by an action that plays no card (emulated: the dealer moves and
+    the history grows by one action) or by an edit announced with ``_begin_edit``, shows at once."""
+    enc = encoding(game, n, options)
+    out = np.empty(enc.size, np.float32)
+    seen = 0
+    for state in random_states(game, n, options, seed=21, every=2):
+        if state.decision() != "play" or state.current_player() < 0:
+            continue
+        for seat in range(n):
+            assert_same(enc, state, seat, out)           # kept for every seat
+        for how in ("action", "edit"):
+            edited = state.clone()
+            for seat in range(n):
+                enc.state_tensor(edited, seat, out)
+            if how == "edit":
+                edited._begin_edit()
+            else:
+                edited._actions.append(999)
+            edited.dealer = (edited.dealer + 1) % n      # a clone's own attribute (copy-on-write)
+            for seat in range(n):
+                assert_same(enc, edited, seat, out)
+        seen += 1
+    assert seen > 5
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)

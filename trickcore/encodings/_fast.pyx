@@ -3,43 +3,34 @@
 """Observation tensors written straight from a game state (``Encoding.state_tensor``).
 
 ``Encoding.tensor(state.observation(seat))`` builds the view dict and reads it back; this
-module writes the same blocks from what the view is made of: the hands, tricks and won cards of
-the trick phase (bit masks, read through ``TrickPhase``'s accessors) and the game's own
-attributes, without building the dict.  Every encoder here mirrors one game's ``observation``
-(trickcore/games/<game>.py) and its encoding's ``_fill`` (trickcore/encodings/<game>.py), which
-stay the readable definition: tests/integrations/test_state_tensor.py checks that both give the
-same tensor, bit for bit, at thousands of decision points of every game and variant.
+module writes the same blocks from what the view is made of, without building the dict.  Every
+encoder here mirrors one game's ``observation`` (trickcore/games/<game>.py) and its encoding's
+``_fill`` (trickcore/encodings/<game>.py), which stay the readable definition:
+tests/integrations/test_state_tensor.py checks that both give the same tensor, bit for bit, at
+thousands of decision points of every game and variant.
 
-What only changes when a trick completes (the cards each seat played to completed tricks, the
-last trick, tricks and points won, won and passed cards, each seat's hand when the open trick
-began) is kept per trick phase (``_Phase``): read from the trick phase's accessors the first
-time a phase is seen, then brought up to date from each newly completed trick as the core
-credits it (play.c, finish_trick), so a step costs no Python int per hand.  A trick phase only
-ever moves forward, and the cache holds the phase object itself, so an entry can never describe
-another phase.  The open trick is the last ``trick_len`` moves of the state's history
-(``apply_action`` appends every card played; clones, pickled copies and worlds keep it), and a
-newly completed trick the ``n`` moves before them, each checked to be a card move from its
-seat's hand at the trick's start; when they are not (a non-card action among them, as
-Klaberjass's Belle, or a history edited by hand), the hands are read and the open trick is
-their difference, and a completed trick is read from the trick phase.
-
-The game's own blocks that stay as they are while cards are played (bids, contracts, laid-out
-cards, the table) are kept per trick phase and seat and copied in while every action since is a
-card play: like every cache of the engine (the legal actions, the described tricks), this
-relies on a state changing through its actions only.
+The trick phase's part of a view (the hands, the open trick, the completed tricks of the deal,
+the last trick, tricks and card points won, won and passed cards) is read at every call from the
+C structs the view itself is made from: the state's ``TrickPhase`` (declared in
+trickcore/_core.pxd) holds the core's play state (``tc_play_state``: every hand, the won and
+passed cards, tricks and points won, the open trick) and the log of its completed tricks
+(``tc_trick``); card sets are two 64-bit words, and the blocks are written with plain C loops.
+The game's own blocks (bids, contracts, laid-out cards, scores) come from the state's Python
+attributes, as the view takes them, and are kept while cards are played (``_Encoder``).
 """
 
-from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.buffer cimport (PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBUF_WRITABLE, PyBuffer_Release,
                              PyObject_GetBuffer)
 from cpython.dict cimport PyDict_GetItem
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
-from cpython.long cimport PyLong_AsUnsignedLongLongMask
-from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_AsUnsignedLongLongMask
+from cpython.mem cimport PyMem_Free, PyMem_Realloc
 from cpython.object cimport PyObject
-from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
-from libc.stdint cimport int8_t, int16_t, uint64_t
-from libc.string cimport memcpy, memset
+from libc.stdint cimport int16_t, uint32_t, uint64_t
+from libc.string cimport memset
+
+from trickcore._ccore cimport tc_cards, tc_play_over, tc_play_state, tc_trick, tc_trick_to_move
+from trickcore._core cimport StateCore, TrickPhase
 
 import numpy
 
@@ -66,14 +57,10 @@ cdef extern from *:
     int enc_ctz64(unsigned long long x) nogil
     int enc_popcount64(unsigned long long x) nogil
 
-DEF MAX_SEATS = 8
-DEF MAX_TRICKS = 64
-DEF MAX_IDS = 128
-#: Trick phases remembered per encoder (each entry holds its phase object).
-DEF CACHE_SIZE = 256
-#: Blocks of per-seat card rows (played, won, passed) and regions left out of the first clearing.
-DEF MAX_ROWS = 3
-DEF MAX_SKIPS = 4
+cdef enum:
+    MAX_SEATS = 8
+    MAX_IDS = 128
+    KEPT_PHASES = 256      # trick phases whose game blocks an encoder keeps (each holds its phase)
 
 cdef object _zeros = numpy.zeros
 cdef object _float32 = numpy.float32
@@ -95,21 +82,42 @@ cdef inline int rel(int seat, int me, int n) noexcept nogil:
     return r + n if r < 0 else r
 
 
-cdef inline int after(int seat, int i, int n) noexcept nogil:
-    """``(seat + i) % n`` for a seat and an offset in 0..n-1."""
-    cdef int s = seat + i
-    return s - n if s >= n else s
+cdef inline int count(tc_cards c) noexcept nogil:
+    return enc_popcount64(c.w[0]) + enc_popcount64(c.w[1])
 
 
-cdef inline int load(object x, uint64_t *w, bint wide) except -1:
-    """A card mask (a Python int, up to 128 bits) into two words."""
-    w[0] = PyLong_AsUnsignedLongLongMask(x)
-    w[1] = PyLong_AsUnsignedLongLongMask(x >> 64) if wide and x >= _TWO64 else 0
-    return 0
+cdef inline int winner(const tc_trick *t, int pile, int n) noexcept nogil:
+    """The seat that won pile ``pile`` of a trick (0; Hattrick's second trick 1), -1 if none:
+    ``tc_trick_winner`` of the core, which a view's tricks show."""
+    cdef int seat
+    if t.best[pile] < 0:
+        return -1
+    seat = t.leader + t.best[pile]
+    return seat - n if seat >= n else seat
 
 
-cdef inline int count(const uint64_t *w) noexcept nogil:
-    return enc_popcount64(w[0]) + enc_popcount64(w[1])
+cdef inline tc_play_state *play_state(TrickPhase tp) except NULL:
+    """The core's play state of the trick phase a view reads (the state's ``_tp``)."""
+    if tp is None:
+        raise RuntimeError("the view reads a trick phase, and the state has none")
+    return &tp.s
+
+
+cdef inline int to_move(const tc_play_state *s, int n) noexcept nogil:
+    """The seat to play in a trick phase, -1 once it is over (``tc_play_to_move``)."""
+    return -1 if tc_play_over(s) else tc_trick_to_move(&s.trick, n)
+
+
+cdef inline tc_cards load(object x, bint wide) except *:
+    """A card mask held by the game (a Python int, up to 128 bits) as two words."""
+    cdef tc_cards c
+    c.w[0] = PyLong_AsUnsignedLongLongMask(x)
+    c.w[1] = PyLong_AsUnsignedLongLongMask(x >> 64) if wide and x >= _TWO64 else 0
+    return c
+
+
+cdef int bad_card(int c) except -1:
+    raise ValueError(f"card id {c} is not a card of this encoding")
 
 
 cdef inline int seat_of(object x) except? -9:
@@ -117,78 +125,60 @@ cdef inline int seat_of(object x) except? -9:
     return -1 if x is None else <int>x
 
 
-cdef class _Phase:
-    """What one trick phase has settled: its completed tricks and the totals they moved."""
+cdef class _Kept:
+    """The game's blocks of each seat's last tensor in one trick phase, as the positions and
+    values of their nonzero entries, and for each seat the state's actions minus the phase's
+    cards played when they were written (-1: none yet)."""
 
-    cdef object tp
-    cdef bint ready, finished
-    cdef int done, total, leader, last_leader, last_len, last_winner, last_winner2
-    cdef int trick_len              # cards in the open trick, when last brought up to date
-    # the length of the state's history and the cards played when last seen as the state's
-    # current phase (-1: never): a history grown by just those cards since holds only them
-    cdef Py_ssize_t seen_hist
-    cdef int seen_played
-    cdef int last_moves[MAX_SEATS]
-    cdef uint64_t played[MAX_SEATS][2]      # cards each seat played to the completed tricks
-    cdef uint64_t start[MAX_SEATS][2]       # each hand as the open trick began
-    cdef uint64_t won[MAX_SEATS][2]
-    cdef uint64_t passed[MAX_SEATS][2]
-    cdef int tricks[MAX_SEATS]
-    cdef int points[MAX_SEATS]
-    cdef uint64_t trick_cards[MAX_TRICKS][2]       # the cards of each completed trick
-    cdef int8_t trick_winner[MAX_TRICKS]
-    # per seat: the blocks that stay as they are while the phase is played (``keep_static``),
-    # and the length of the history when last found to hold card plays only since
-    cdef list statics
-    cdef Py_ssize_t static_hist[MAX_SEATS]
-    # the card rows of every seat (``_Encoder.write_rows``), rendered for ``rows_done`` tricks
-    cdef float *rows
-    cdef int rows_done
+    cdef TrickPhase tp
+    cdef int *at[MAX_SEATS]
+    cdef uint32_t *value[MAX_SEATS]     # the float32 entries' bits
+    cdef int count[MAX_SEATS]
+    cdef Py_ssize_t mark[MAX_SEATS]
+
+    def __cinit__(self):
+        cdef int i
+        for i in range(MAX_SEATS):
+            self.mark[i] = -1
 
     def __dealloc__(self):
-        PyMem_Free(self.rows)
+        cdef int i
+        for i in range(MAX_SEATS):
+            PyMem_Free(self.at[i])
+            PyMem_Free(self.value[i])
 
 
 cdef class _Encoder:
     """The blocks every trick-taking game shares (``CardEncoding``); a subclass per game
-    writes the rest in ``fill``."""
+    writes the rest in ``fill``.
+
+    Everything the trick phase holds is read anew at every call.  The game's own blocks
+    ([keep_lo, keep_hi) of the tensor, and the scores with them when keep_scores) are kept:
+    while a trick phase runs on the card-play fast path (``StateCore._fast``: cards are played
+    in C and no game code runs until the phase ends), only the trick phase changes, so these
+    blocks are written from the game's attributes once per seat and phase and copied in
+    afterwards, as long as every action since was a card play and the state was not edited:
+    its actions have grown by exactly the cards played in the phase, and ``_begin_edit`` was
+    not called (three counts).  Like the legal actions a state caches, this relies on a state
+    changing through its actions, or after ``_begin_edit``."""
 
     cdef readonly int size, players
     cdef int n, C
-    cdef bint wide, want_points, double
-    cdef int8_t suit[MAX_IDS]      # double tricks (Hattrick): each card's colour and strength
-    cdef int strength[MAX_IDS]
+    cdef bint wide
     cdef object state_type
-    cdef dict cache
-    cdef int16_t cidx[MAX_IDS]
+    cdef int16_t cidx[MAX_IDS]      # the tensor index of every card id, -1 for none
     cdef int o_hand, o_trick, o_leader, o_played, o_last, o_last_winner, o_to_move, o_decision
     cdef int o_sizes, o_won, o_scores
-    # scratch of one call: every hand now, and the open trick (seat order from its leader)
-    cdef uint64_t now[MAX_SEATS][2]
-    cdef int open_len
-    cdef int open_cards[MAX_SEATS]
-    cdef int open_moves[MAX_SEATS]      # with the declaration bit (card | decl << 7)
-    cdef _Phase last            # the phase last_trick() showed (after write_last)
     cdef object checked         # the state last found of this game and player count
+    cdef int keep_lo, keep_hi
+    cdef bint keep_scores
+    cdef dict kept              # trick phase -> _Kept
+    cdef _Kept last_kept
     # the buffer of the last ``out``, kept exported (numpy then refuses to resize that array)
     cdef object out_obj
     cdef Py_buffer out_view
-    cdef list history           # the state's history, once read in this call
-    # the game's blocks that do not change while a trick phase is played: [static_lo, static_hi)
-    # of the tensor, and the scores block with them when static_scores
-    cdef int static_lo, static_hi
-    cdef bint static_scores
-    # blocks of per-seat card rows (0 played, 1 won, 2 passed) copied whole from the phase, and
-    # the regions the first clearing leaves out (the static region and the rows: cleared or
-    # written whole by ``fill``)
-    cdef int n_rows
-    cdef int row_offset[MAX_ROWS]
-    cdef int row_kind[MAX_ROWS]
-    cdef int n_skips
-    cdef int skip_lo[MAX_SKIPS]
-    cdef int skip_hi[MAX_SKIPS]
 
-    def __init__(self, enc, state_type, cards, *, points=False, suits=None, strengths=None):
+    def __init__(self, enc, state_type, cards):
         cdef int i
         self.n = self.players = enc.players
         self.C = enc.n_cards
@@ -196,17 +186,6 @@ cdef class _Encoder:
         if not 1 <= self.n <= MAX_SEATS:
             raise ValueError(f"{self.n} players: the fast encoder handles 1..{MAX_SEATS}")
         self.state_type = state_type
-        self.cache = {}
-        self.want_points = points
-        self.double = suits is not None
-        for i in range(MAX_IDS):
-            self.suit[i] = -1
-        for i, col in enumerate(suits or ()):
-            self.suit[i] = col
-        for i in range(MAX_IDS):
-            self.strength[i] = 0
-        for i, v in enumerate(strengths or ()):
-            self.strength[i] = v
         for i in range(MAX_IDS):
             self.cidx[i] = -1
         if len(cards) > MAX_IDS:
@@ -221,6 +200,12 @@ cdef class _Encoder:
         self.o_played, self.o_last, self.o_last_winner = enc.o_played, enc.o_last, enc.o_last_winner
         self.o_to_move, self.o_decision = enc.o_to_move, enc.o_decision
         self.o_sizes, self.o_won, self.o_scores = enc.o_sizes, enc.o_won, enc.o_scores
+        self.kept = {}
+
+    cdef void keep_blocks(self, int lo, int hi, bint scores) noexcept:
+        """The game's blocks that stay as they are while cards are played: [lo, hi), and the
+        scores when ``scores``."""
+        self.keep_lo, self.keep_hi, self.keep_scores = lo, hi, scores
 
     def __dealloc__(self):
         if self.out_obj is not None:
@@ -248,484 +233,137 @@ cdef class _Encoder:
         """The tensor of ``seat``'s view of ``state``, equal to ``enc.tensor(state.observation(seat))``;
         into ``out`` (a C-contiguous float32 array of the tensor's size) when given."""
         cdef float *b
-        if type(seat) is not int or not 0 <= seat < self.n:
+        cdef int overflow = 0
+        cdef long me = PyLong_AsLongAndOverflow(seat, &overflow) if type(seat) is int else -1
+        if overflow or not 0 <= me < self.n:
             raise ValueError(f"seat {seat!r} is not in 0..{self.n - 1}")
         if state is not self.checked:
             if type(state) is not self.state_type and not isinstance(state, self.state_type):
                 raise TypeError(f"a {self.state_type.__name__} is needed, not {type(state).__name__}")
+            if not isinstance(state, StateCore):
+                raise TypeError(f"{type(state).__name__} is not a game state")
             if state.num_players != self.n:
                 raise ValueError(f"a state of {state.num_players} players; this encoding is for {self.n}")
             self.checked = state
-        self.history = None
         if out is None:
             out = _zeros(self.size, _float32)
-        b = self.buffer(out)
-        try:
-            self.clear(b)
-            self.fill(b, state, <int>seat)
-        finally:
-            self.history = None
+            b = self.buffer(out)
+        else:
+            b = self.buffer(out)
+            memset(b, 0, self.size * sizeof(float))
+        self.fill(b, <StateCore>state, <int>me)
         return out
 
-    cdef int fill(self, float *b, object state, int me) except -1:
+    cdef int fill(self, float *b, StateCore state, int me) except -1:
         raise NotImplementedError
 
-    cdef void skip(self, int lo, int hi) noexcept:
-        """Leave [lo, hi) out of the first clearing (fill clears or writes it whole)."""
-        cdef int i = self.n_skips, j
-        if hi <= lo or i == MAX_SKIPS:
-            return
-        while i > 0 and self.skip_lo[i - 1] > lo:
-            self.skip_lo[i], self.skip_hi[i] = self.skip_lo[i - 1], self.skip_hi[i - 1]
-            i -= 1
-        self.skip_lo[i], self.skip_hi[i] = lo, hi
-        self.n_skips += 1
+    # ---- the game's blocks while cards are played ----------------------------------------------
+    cdef inline bint keeping(self, StateCore state, TrickPhase tp) noexcept:
+        """Whether the game's blocks of ``state`` are kept: ``tp``, its trick phase, is played
+        on the fast path."""
+        return self.keep_hi != 0 and tp is not None and state._fast and not tc_play_over(&tp.s)
 
-    cdef void clear(self, float *b) noexcept:
-        cdef int i, at = 0
-        for i in range(self.n_skips):
-            memset(b + at, 0, (self.skip_lo[i] - at) * sizeof(float))
-            at = self.skip_hi[i]
-        memset(b + at, 0, (self.size - at) * sizeof(float))
+    cdef inline Py_ssize_t mark(self, StateCore state, TrickPhase tp) except? -9:
+        """The state's actions minus the cards played in ``tp``, plus its announced edits: a
+        card play leaves it as it is, every other action and every edit moves it."""
+        return len(state._actions) - (tp.n_log * self.n + tp.s.trick.n_played) + state._edits
 
-    cdef void add_static(self, int lo, int hi, bint scores) noexcept:
-        self.static_lo, self.static_hi, self.static_scores = lo, hi, scores
-        self.skip(lo, hi)
-
-    cdef void add_rows(self, int offset, int kind) noexcept:
-        """A block of per-seat card rows [n, C] (kind 0 played, 1 won, 2 passed)."""
-        self.row_offset[self.n_rows], self.row_kind[self.n_rows] = offset, kind
-        self.n_rows += 1
-        self.skip(offset, offset + self.n * self.C)
-
-    cdef int write_rows(self, float *b, _Phase ph, int me) except -1:
-        """Every block of card rows: copied from the phase's rendering (redone once per trick),
-        rotated to the observer; cleared when ``ph`` is None (the view shows none)."""
-        cdef int k, s, n = self.n, C = self.C
-        cdef float *rows
-        cdef uint64_t *mask
-        if ph is None:
-            for k in range(self.n_rows):
-                memset(b + self.row_offset[k], 0, n * C * sizeof(float))
-            return 0
-        if ph.rows == NULL:
-            ph.rows = <float *>PyMem_Malloc(self.n_rows * n * C * sizeof(float))
-            if ph.rows == NULL:
-                raise MemoryError()
-            ph.rows_done = -1
-        if ph.rows_done != ph.done:
-            memset(ph.rows, 0, self.n_rows * n * C * sizeof(float))
-            for k in range(self.n_rows):
-                rows = ph.rows + k * n * C
-                for s in range(n):
-                    if self.row_kind[k] == 0:
-                        mask = ph.played[s]
-                    elif self.row_kind[k] == 1:
-                        mask = ph.won[s]
-                    else:
-                        mask = ph.passed[s]
-                    self.cards(rows, s * C, mask)
-            ph.rows_done = ph.done
-        for k in range(self.n_rows):                    # seats me.. to rows 0.., then seats 0..me-1
-            rows = ph.rows + k * n * C
-            memcpy(b + self.row_offset[k], rows + me * C, (n - me) * C * sizeof(float))
-            memcpy(b + self.row_offset[k] + (n - me) * C, rows, me * C * sizeof(float))
-        return 0
-
-    # ---- trick phases ------------------------------------------------------------------------
-    cdef _Phase phase(self, object tp, object state=None):
-        """The settled part of trick phase ``tp``, brought up to date (``state``: the state whose
-        current trick phase ``tp`` is, whose history then holds its moves)."""
-        cdef PyObject *found = PyDict_GetItem(self.cache, tp)
-        cdef _Phase ph
-        cdef int done, played
+    cdef _Kept kept_of(self, TrickPhase tp, bint create):
+        cdef PyObject *found
+        cdef _Kept k = self.last_kept
+        if k is not None and k.tp is tp:
+            return k
+        found = PyDict_GetItem(self.kept, tp)
         if found != NULL:
-            ph = <_Phase>found
-            if ph.finished:
-                return ph
-            played = tp.cards_played                   # n per completed trick, and the open ones
-            done = played // self.n
-            ph.trick_len = played - done * self.n
-            if done == ph.done:
-                return ph
+            k = <_Kept>found
+        elif not create:
+            return None
         else:
-            if len(self.cache) >= CACHE_SIZE:
-                self.cache.clear()
-            ph = _Phase.__new__(_Phase)
-            ph.tp = tp
-            ph.total = tp.total_tricks
-            ph.seen_hist = -1
-            self.cache[tp] = ph
-            played = tp.cards_played
-            done = played // self.n
-            ph.trick_len = played - done * self.n
-        if done > MAX_TRICKS or ph.total > MAX_TRICKS:
-            raise ValueError(f"a trick phase of {ph.total} tricks")
-        if not (state is not None and ph.ready and done == ph.done + 1
-                and (done < ph.total or self.only_plays_since(ph, state, played))
-                and self.settle_one(ph, state, tp)):
-            self.settle(ph, tp, done)
-        if state is not None:
-            ph.seen_hist = PyList_GET_SIZE(self.actions(state))
-            ph.seen_played = played
-        return ph
+            if len(self.kept) >= KEPT_PHASES:
+                self.kept.clear()
+            k = _Kept.__new__(_Kept)
+            k.tp = tp
+            self.kept[tp] = k
+        self.last_kept = k
+        return k
 
-    cdef bint only_plays_since(self, _Phase ph, object state, int played) except -1:
-        """Whether the history grew by exactly the cards played since the phase was last seen
-        (so that its last moves are those of the phase's last trick, though the phase is over)."""
-        return ph.seen_hist >= 0 and PyList_GET_SIZE(self.actions(state)) - ph.seen_hist == played - ph.seen_played
-
-    cdef bint settle_one(self, _Phase ph, object state, object tp) except -1:
-        """One more completed trick, from the last moves of the history (checked against the
-        hands as it began) and the totals the core credited for it; False (nothing changed)
-        when they do not fit, for ``settle`` to read the trick from the trick phase."""
-        cdef int n = self.n, i, s, k = ph.done, card, m, col, w = -1, w2 = -1, gained = 0, leader
-        cdef int moves[MAX_SEATS]
-        cdef int pile[MAX_SEATS]
-        cdef int best[2]
-        cdef int8_t opened[2]
-        cdef uint64_t cards[2]
-        cdef uint64_t bit
-        cdef Py_ssize_t end, first
-        cdef PyObject *item
-        cdef list history = self.actions(state)
-        end = PyList_GET_SIZE(history)
-        first = end - ph.trick_len - n
-        if first < 0:
+    cdef bint copy_kept(self, float *b, StateCore state, TrickPhase tp, int me) except -1:
+        """The game's blocks kept for seat ``me`` in trick phase ``tp`` into ``b`` (True, with
+        ``b`` cleared before), or False: ``fill`` writes them, then ``keep``.  ``tp``: the
+        phase while its cards are played, else None."""
+        cdef _Kept k
+        cdef int i
+        cdef const int *at
+        cdef const uint32_t *value
+        cdef uint32_t *out = <uint32_t *>b
+        if not self.keeping(state, tp):
             return False
-        cards[0] = cards[1] = 0
-        for i in range(n):
-            item = PyList_GET_ITEM(history, first + i)
-            if type(<object>item) is not int:
-                return False
-            m = <object>item
-            if not 0 <= m < 256:
-                return False
-            card = m & 127
-            s = after(ph.leader, i, n)
-            bit = (<uint64_t>1) << (card & 63)
-            if not ph.start[s][card >> 6] & bit:
-                return False
-            moves[i] = m
-            cards[card >> 6] |= bit
-        tricks = tp.tricks_won()
-        if len(tricks) != n:
+        k = self.kept_of(tp, False)
+        if k is None or k.mark[me] < 0 or k.mark[me] != self.mark(state, tp):
             return False
-        for s in range(n):                              # who the core credited with the trick
-            i = <int>tricks[s] - ph.tricks[s]
-            if i < 0 or i > 2:
-                return False
-            gained += i
-            if i:
-                if w < 0:
-                    w = s
-                    if i == 2:
-                        w2 = s
-                elif w2 < 0 and i == 1:
-                    w2 = s
-                else:
-                    return False
-        if self.double:
-            # each card to its pile (the open colours), the highest of a pile wins it (H4)
-            opened[0] = opened[1] = -1
-            best[0] = best[1] = -1
-            for i in range(n):
-                card = moves[i] & 127
-                col = self.suit[card]
-                if opened[0] < 0 or col == opened[0]:
-                    opened[0] = col
-                    pile[i] = 0
-                elif opened[1] < 0 or col == opened[1]:
-                    opened[1] = col
-                    pile[i] = 1
-                else:
-                    pile[i] = 2
-                    continue
-                if best[pile[i]] < 0 or self.strength[card] > self.strength[moves[best[pile[i]]] & 127]:
-                    best[pile[i]] = i
-            w = (ph.leader + best[0]) % n if best[0] >= 0 else -1
-            w2 = (ph.leader + best[1]) % n if best[1] >= 0 else -1
-            if gained != (w >= 0) + (w2 >= 0):
-                return False
-            for s in range(n):
-                if <int>tricks[s] - ph.tricks[s] != (s == w) + (s == w2):
-                    return False
-            leader = <int>tp.last_winner
-        else:
-            if gained != 1:
-                return False
-            leader = w
-            w2 = -1
-        if self.want_points:
-            for s, v in enumerate(tp.points_won()):
-                ph.points[s] = v
-        for s in range(n):
-            ph.tricks[s] = tricks[s]
-        ph.trick_cards[k][0], ph.trick_cards[k][1] = cards[0], cards[1]
-        for i in range(n):
-            card = moves[i] & 127
-            bit = (<uint64_t>1) << (card & 63)
-            s = after(ph.leader, i, n)
-            ph.played[s][card >> 6] |= bit
-            ph.start[s][card >> 6] &= ~bit
-            ph.last_moves[i] = moves[i]
-            if not self.double:
-                ph.won[w][card >> 6] |= bit
-            elif pile[i] == 2:
-                ph.passed[s][card >> 6] |= bit
-            else:
-                ph.won[w if pile[i] == 0 else w2][card >> 6] |= bit
-        ph.last_len = n
-        ph.last_leader = ph.leader
-        ph.last_winner = w
-        ph.last_winner2 = w2
-        ph.trick_winner[k] = <int8_t>w
-        ph.leader = leader
-        ph.done = k + 1
-        ph.finished = ph.done >= ph.total
+        at, value = k.at[me], k.value[me]
+        for i in range(k.count[me]):
+            out[at[i]] = value[i]
         return True
 
-    cdef int settle(self, _Phase ph, object tp, int done) except -1:
-        cdef int n = self.n, i, s, k, m, card, leader, winner, winner2, col, pile
-        cdef int8_t opened[2]
-        cdef uint64_t bit
-        cdef object moves
-        k = ph.done
-        for t in tp.tricks_from(ph.done)[:done - ph.done]:
-            leader = t[0]
-            moves = t[1]
-            winner = t[2]
-            winner2 = t[3]
-            ph.trick_cards[k][0] = ph.trick_cards[k][1] = 0
-            ph.last_len = len(moves)
-            if ph.last_len > n:
-                raise ValueError(f"a trick of {ph.last_len} cards for {n} players")
-            opened[0] = opened[1] = -1
-            for i in range(ph.last_len):
-                m = moves[i]
-                card = m & 127
-                bit = (<uint64_t>1) << (card & 63)
-                s = after(leader, i, n)
-                ph.played[s][card >> 6] |= bit
-                ph.trick_cards[k][card >> 6] |= bit
-                ph.start[s][card >> 6] &= ~bit
-                ph.last_moves[i] = m
-                if ph.ready and self.double:            # each card to its pile (play.c, finish_trick)
-                    col = self.suit[card]
-                    if opened[0] < 0 or col == opened[0]:
-                        opened[0] = col
-                        pile = winner
-                    elif opened[1] < 0 or col == opened[1]:
-                        opened[1] = col
-                        pile = winner2
-                    else:
-                        ph.passed[s][card >> 6] |= bit
-                        continue
-                    if pile >= 0:
-                        ph.won[pile][card >> 6] |= bit
-            if ph.ready:
-                if self.double:
-                    if winner >= 0:
-                        ph.tricks[winner] += 1
-                    if winner2 >= 0:
-                        ph.tricks[winner2] += 1
-                else:
-                    if winner < 0:
-                        winner = leader
-                    ph.tricks[winner] += 1
-                    ph.points[winner] += <int>t[5]
-                    ph.won[winner][0] |= ph.trick_cards[k][0]
-                    ph.won[winner][1] |= ph.trick_cards[k][1]
-            ph.last_leader = leader
-            ph.last_winner = t[2]
-            ph.last_winner2 = winner2
-            ph.leader = t[4]                            # who leads the next trick
-            ph.trick_winner[k] = <int8_t>t[2]
-            k += 1
-        ph.done = done
-        ph.finished = done >= ph.total
-        if not ph.ready:                                # a phase seen for the first time
-            self.first_look(ph, tp)
-        return 0
-
-    cdef int first_look(self, _Phase ph, object tp) except -1:
-        """Hands, totals, won and passed cards as the trick phase tells them."""
-        cdef int n = self.n, i, s, card
-        leader, moves = tp.current_trick()[:2]
-        ph.leader = leader
-        hand = tp.hand
-        for s in range(n):
-            load(hand(s), ph.start[s], self.wide)
-        for i in range(len(moves)):
-            card = moves[i] & 127
-            s = after(ph.leader, i, n)
-            ph.start[s][card >> 6] |= (<uint64_t>1) << (card & 63)
-        for s, v in enumerate(tp.tricks_won()):
-            ph.tricks[s] = v
-        if self.want_points:
-            for s, v in enumerate(tp.points_won()):
-                ph.points[s] = v
-        won = tp.won
-        for s in range(n):
-            load(won(s), ph.won[s], self.wide)
-        if self.double:
-            passed = tp.passed
-            for s in range(n):
-                load(passed(s), ph.passed[s], self.wide)
-        ph.ready = True
-        return 0
-
-    cdef int read_open(self, object state, object tp, _Phase ph) except -1:
-        """Every hand now (``self.now``) and the open trick (``open_len``, ``open_cards``,
-        ``open_moves``)."""
-        cdef int n = self.n, i, s, k, card, m
-        cdef Py_ssize_t end
-        cdef PyObject *item
-        cdef list history
-        cdef uint64_t bit
-        for s in range(n):
-            self.now[s][0] = ph.start[s][0]
-            self.now[s][1] = ph.start[s][1]
-        self.open_len = 0
-        if ph.finished:
+    cdef int keep(self, float *b, StateCore state, TrickPhase tp, int me) except -1:
+        """Keep the game's blocks just written for seat ``me`` (as ``copy_kept``)."""
+        cdef _Kept k
+        cdef int i, j = 0, n = 0, lo = self.keep_lo, hi = self.keep_hi
+        cdef const uint32_t *bits = <const uint32_t *>b
+        cdef int *at
+        cdef uint32_t *value
+        if not self.keeping(state, tp):
             return 0
-        k = ph.trick_len
-        if k == 0:
-            return 0
-        history = self.actions(state)
-        end = PyList_GET_SIZE(history)
-        if 0 < k <= n and k <= end:
-            for i in range(k):
-                item = PyList_GET_ITEM(history, end - k + i)
-                if type(<object>item) is not int:
-                    break
-                m = <object>item
-                if not 0 <= m < 256:
-                    break
-                card = m & 127
-                s = after(ph.leader, i, n)
-                bit = (<uint64_t>1) << (card & 63)
-                if not self.now[s][card >> 6] & bit:
-                    break
-                self.now[s][card >> 6] &= ~bit
-                self.open_cards[i] = card
-                self.open_moves[i] = m
-            else:
-                self.open_len = k
-                return 0
-        return self.read_hands(state, tp, ph)
-
-    cdef int read_hands(self, object state, object tp, _Phase ph) except -1:
-        """The open trick from the hands now: what left each hand since the trick began."""
-        cdef int n = self.n, i, s
-        cdef uint64_t d0, d1
-        hand = tp.hand
-        for s in range(n):
-            load(hand(s), self.now[s], self.wide)
-        self.open_len = 0
-        for i in range(n):
-            s = after(ph.leader, i, n)
-            d0 = ph.start[s][0] & ~self.now[s][0]
-            d1 = ph.start[s][1] & ~self.now[s][1]
-            if d0 == 0 and d1 == 0:
-                break
-            if enc_popcount64(d0) + enc_popcount64(d1) != 1:
-                raise RuntimeError("the hands of a trick phase changed by more than one card per seat "
-                                   "since its last completed trick")
-            self.open_cards[i] = enc_ctz64(d0) if d0 else 64 + enc_ctz64(d1)
-            self.open_moves[i] = -1                     # the declaration is not in a hand
-            self.open_len = i + 1
-        return 0
-
-    cdef inline list actions(self, object state):
-        """The state's history (read once per call)."""
-        if self.history is None:
-            self.history = state._actions
-        return self.history
-
-    cdef inline int to_move(self, _Phase ph) noexcept:
-        """The seat to play in the trick phase (-1 once it is over), after ``read_open``."""
-        return -1 if ph.finished else after(ph.leader, self.open_len, self.n)
-
-    # ---- the blocks a trick phase does not change --------------------------------------------
-    # While cards are played, only the trick phase changes: the game's own attributes change
-    # through its other actions (and at the end of the phase).  So the game's blocks of one
-    # seat's tensor are kept per trick phase and copied in, as long as every action since they
-    # were written is a card play (ids below 256; a state changes only through its actions).
-    cdef bint from_static(self, float *b, _Phase ph, object state, int me) except -1:
-        """The kept blocks into ``b`` (True), or False, with their region cleared: write them,
-        then ``keep_static``."""
-        if not self.copy_static(b, ph, state, me):
-            memset(b + self.static_lo, 0, (self.static_hi - self.static_lo) * sizeof(float))
-            return False
-        return True
-
-    cdef bint copy_static(self, float *b, _Phase ph, object state, int me) except -1:
-        cdef Py_ssize_t j, end
-        cdef PyObject *item
-        cdef list history
-        cdef long m
-        if ph is None or ph.finished or ph.statics is None:
-            return False
-        blob = ph.statics[me]
-        if blob is None:
-            return False
-        history = self.actions(state)
-        end = PyList_GET_SIZE(history)
-        if end < ph.static_hist[me]:
-            ph.statics[me] = None
-            return False
-        for j in range(ph.static_hist[me], end):
-            item = PyList_GET_ITEM(history, j)
-            if type(<object>item) is not int:
-                ph.statics[me] = None
-                return False
-            m = <object>item
-            if not 0 <= m < 256:
-                ph.statics[me] = None
-                return False
-        ph.static_hist[me] = end
-        j = self.static_hi - self.static_lo
-        memcpy(b + self.static_lo, PyBytes_AS_STRING(blob), j * sizeof(float))
-        if self.static_scores:
-            memcpy(b + self.o_scores, PyBytes_AS_STRING(blob) + j * sizeof(float), self.n * sizeof(float))
-        return True
-
-    cdef int keep_static(self, float *b, _Phase ph, object state, int me) except -1:
-        """Keep the game's blocks just written, for the rest of the trick phase."""
-        cdef Py_ssize_t j = self.static_hi - self.static_lo
-        if ph is None or ph.finished or j <= 0:
-            return 0
-        blob = PyBytes_FromStringAndSize(NULL, (j + (self.n if self.static_scores else 0)) * sizeof(float))
-        memcpy(PyBytes_AS_STRING(blob), b + self.static_lo, j * sizeof(float))
-        if self.static_scores:
-            memcpy(PyBytes_AS_STRING(blob) + j * sizeof(float), b + self.o_scores, self.n * sizeof(float))
-        if ph.statics is None:
-            ph.statics = [None] * self.n
-        ph.statics[me] = blob
-        ph.static_hist[me] = PyList_GET_SIZE(self.actions(state))
+        k = self.kept_of(tp, True)
+        for i in range(lo, hi):
+            n += bits[i] != 0
+        if self.keep_scores:
+            for i in range(self.n):
+                n += bits[self.o_scores + i] != 0
+        k.mark[me] = -1
+        at = <int *>PyMem_Realloc(k.at[me], (n + 1) * sizeof(int))
+        if at == NULL:
+            raise MemoryError()
+        k.at[me] = at
+        value = <uint32_t *>PyMem_Realloc(k.value[me], (n + 1) * sizeof(uint32_t))
+        if value == NULL:
+            raise MemoryError()
+        k.value[me] = value
+        for i in range(lo, hi):
+            if bits[i]:
+                at[j], value[j] = i, bits[i]
+                j += 1
+        if self.keep_scores:
+            for i in range(self.o_scores, self.o_scores + self.n):
+                if bits[i]:
+                    at[j], value[j] = i, bits[i]
+                    j += 1
+        k.count[me] = j
+        k.mark[me] = self.mark(state, tp)
         return 0
 
     # ---- writing blocks ------------------------------------------------------------------------
-    cdef int cards(self, float *b, int offset, const uint64_t *w) except -1:
-        """1 at ``offset`` + the index of every card of the mask ``w``."""
+    cdef inline int cards(self, float *b, int offset, tc_cards m) except -1:
+        """1 at ``offset`` + the index of every card of the set ``m``."""
         cdef uint64_t x
         cdef int word, c, i
         for word in range(2):
-            x = w[word]
+            x = m.w[word]
             while x:
                 c = word * 64 + enc_ctz64(x)
                 x &= x - 1
                 i = self.cidx[c]
                 if i < 0:
-                    raise ValueError(f"card id {c} is not a card of this encoding")
+                    return bad_card(c)
                 b[offset + i] = 1.0
         return 0
 
-    cdef int card(self, float *b, int offset, int c) except -1:
+    cdef inline int card(self, float *b, int offset, int c) except -1:
+        """1 at ``offset`` + the index of card ``c`` (a card id, or a move: card | decl << 7)."""
         cdef int i = self.cidx[c & 127] if 0 <= c < 256 else -1
         if i < 0:
-            raise ValueError(f"card id {c} is not a card of this encoding")
+            return bad_card(c)
         b[offset + i] = 1.0
         return 0
 
@@ -752,52 +390,75 @@ cdef class _Encoder:
             s += 1
         return 0
 
-    cdef int ints(self, float *b, int offset, const int *values, int me) except -1:
-        cdef int s
-        for s in range(self.n):
-            if values[s] != 0:
-                b[offset + rel(s, me, self.n)] = <float>values[s]
-        return 0
-
-    cdef int write_open(self, float *b, _Phase ph, int me) except -1:
-        """The open trick's cards by relative seat and its leader (after ``read_open``)."""
-        cdef int i, n = self.n, C = self.C
-        for i in range(self.open_len):
-            self.card(b, self.o_trick + rel(ph.leader + i, me, n) * C, self.open_cards[i])
-        b[self.o_leader + rel(ph.leader, me, n)] = 1.0
-        return 0
-
-    cdef int write_hand_sizes(self, float *b, int me) except -1:
-        cdef int s, k
-        for s in range(self.n):
-            k = count(self.now[s])
+    # ---- the trick phase (tc_play_state and the log of completed tricks) ----------------------
+    cdef inline void hand_sizes(self, float *b, const tc_play_state *s, int me) noexcept:
+        cdef int p, k
+        for p in range(self.n):
+            k = count(s.hand[p])
             if k:
-                b[self.o_sizes + rel(s, me, self.n)] = k
+                b[self.o_sizes + rel(p, me, self.n)] = k
+
+    cdef inline void tricks_won(self, float *b, const tc_play_state *s, int me) noexcept:
+        cdef int p
+        for p in range(self.n):
+            if s.tricks[p]:
+                b[self.o_won + rel(p, me, self.n)] = s.tricks[p]
+
+    cdef inline void points_won(self, float *b, int offset, const tc_play_state *s, int me) noexcept:
+        cdef int p
+        for p in range(self.n):
+            if s.points[p]:
+                b[offset + rel(p, me, self.n)] = s.points[p]
+
+    cdef inline int card_rows(self, float *b, int offset, const tc_cards *sets, int me) except -1:
+        """Per-seat card sets (won, passed) as rows [n, C] by relative seat."""
+        cdef int p
+        for p in range(self.n):
+            self.cards(b, offset + rel(p, me, self.n) * self.C, sets[p])
         return 0
 
-    cdef int write_last(self, float *b, object state, object tp, int me, _Phase known=None) except -1:
-        """``last_trick``: the last completed trick of the current phase ``tp`` (``known``: its
-        ``phase``, if brought up to date already), else of the phase that ended last
-        (``GameState.last_trick``); sets ``self.last`` (None without one)."""
-        cdef _Phase ph = None
-        cdef int i, n = self.n
-        if tp is not None:
-            ph = known if known is not None else self.phase(tp, state)
-            if not ph.done or ph.finished:
-                ph = None
-        if ph is None:
-            prev = state._previous_phase
-            if prev is not None:
-                ph = self.phase(prev)
-                if not ph.done:
-                    ph = None
-        self.last = ph
-        if ph is None:
-            return 0
-        for i in range(ph.last_len):
-            self.card(b, self.o_last + rel(ph.last_leader + i, me, n) * self.C, ph.last_moves[i])
-        b[self.o_last_winner + rel(ph.last_winner, me, n)] = 1.0
+    cdef inline int open_trick(self, float *b, const tc_trick *t, int me) except -1:
+        """The open trick's cards by relative seat and its leader."""
+        cdef int i, n = self.n, C = self.C
+        for i in range(t.n_played):
+            self.card(b, self.o_trick + rel(t.leader + i, me, n) * C, t.card[i])
+        b[self.o_leader + rel(t.leader, me, n)] = 1.0
         return 0
+
+    cdef inline int played(self, float *b, TrickPhase tp, int me) except -1:
+        """``played``: the cards each seat played to the completed tricks of the phase."""
+        cdef int k, i, c, index, row, n = self.n, C = self.C
+        cdef const tc_trick *t
+        cdef float *rows = b + self.o_played
+        for k in range(tp.n_log):
+            t = &tp.log[k]
+            row = rel(t.leader, me, n)
+            for i in range(t.n_played):
+                c = t.card[i] & 127
+                index = self.cidx[c]
+                if index < 0:
+                    return bad_card(c)
+                rows[row * C + index] = 1.0
+                row += 1
+                if row == n:
+                    row = 0
+        return 0
+
+    cdef const tc_trick *last_trick(self, float *b, StateCore state, TrickPhase tp, int me) except? NULL:
+        """``last_trick``: the last completed trick of the current phase ``tp`` while it is
+        played, else of the phase that ended last (``GameState.last_trick``); that trick, or
+        NULL without one."""
+        cdef const tc_trick *t
+        cdef int i, n = self.n
+        if tp is None or tp.n_log == 0 or tc_play_over(&tp.s):
+            tp = state._previous_phase
+            if tp is None or tp.n_log == 0:
+                return NULL
+        t = &tp.log[tp.n_log - 1]
+        for i in range(t.n_played):
+            self.card(b, self.o_last + rel(t.leader + i, me, n) * self.C, t.card[i])
+        b[self.o_last_winner + rel(winner(t, 0, n), me, n)] = 1.0
+        return t
 
 
 # ---- the games ----------------------------------------------------------------------------------
@@ -807,18 +468,16 @@ cdef class ReferenceEncoder(_Encoder):
     def __init__(self, enc, state_type, cards):
         super().__init__(enc, state_type, cards)
         self.o_trump = enc.o_trump
-        self.add_rows(enc.o_played, 0)
 
-    cdef int fill(self, float *b, object state, int me) except -1:
-        tp = state._tp
-        cdef _Phase ph = self.phase(tp, state)
-        self.read_open(state, tp, ph)
-        self.cards(b, self.o_hand, self.now[me])
-        self.write_open(b, ph, me)
-        self.write_last(b, state, tp, me, ph)
-        self.write_rows(b, ph, me)       # None: cleared
-        self.one(b, self.o_to_move, self.to_move(ph), me)
-        self.ints(b, self.o_won, ph.tricks, me)
+    cdef int fill(self, float *b, StateCore state, int me) except -1:
+        cdef TrickPhase tp = state._tp
+        cdef tc_play_state *s = play_state(tp)
+        self.cards(b, self.o_hand, s.hand[me])
+        self.open_trick(b, &s.trick, me)
+        self.played(b, tp, me)
+        self.last_trick(b, state, tp, me)
+        self.one(b, self.o_to_move, to_move(s, self.n), me)
+        self.tricks_won(b, s, me)
         b[self.o_trump + <int>state.trump] = 1.0
         return 0
 
@@ -826,42 +485,41 @@ cdef class ReferenceEncoder(_Encoder):
 cdef class HattrickEncoder(_Encoder):
     cdef int o_kind, o_open, o_winner2, o_game, o_dealer, o_first, o_stacks, o_passed, o_current
     cdef int colour_of[MAX_IDS]
-    cdef uint64_t colour_mask[3][2]
+    cdef tc_cards colour_mask[3]
 
-    def __init__(self, enc, state_type, cards, colour_of, strengths):
-        super().__init__(enc, state_type, cards, suits=colour_of, strengths=strengths)
+    def __init__(self, enc, state_type, cards, colour_of):
+        super().__init__(enc, state_type, cards)
         for k in range(3):
-            self.colour_mask[k][0] = self.colour_mask[k][1] = 0
+            self.colour_mask[k].w[0] = self.colour_mask[k].w[1] = 0
+        for i in range(MAX_IDS):
+            self.colour_of[i] = -1
         for i, c in enumerate(colour_of):
             self.colour_of[i] = c
             if 0 <= c < 3:
-                self.colour_mask[c][i >> 6] |= (<uint64_t>1) << (i & 63)
+                self.colour_mask[c].w[i >> 6] |= (<uint64_t>1) << (i & 63)
         self.o_kind, self.o_open, self.o_winner2 = enc.o_kind, enc.o_open, enc.o_winner2
         self.o_game, self.o_dealer, self.o_first = enc.o_game, enc.o_dealer, enc.o_first
         self.o_stacks, self.o_passed, self.o_current = enc.o_stacks, enc.o_passed, enc.o_current
-        self.add_static(enc.o_game, enc.o_stacks, True)
-        self.add_rows(enc.o_played, 0)
-        self.add_rows(enc.o_stacks, 1)
-        self.add_rows(enc.o_passed, 2)
+        self.keep_blocks(enc.o_game, enc.o_stacks, True)
 
-    cdef int fill(self, float *b, object state, int me) except -1:
-        cdef int n = self.n, C = self.C, s, i, col, kind, r, red, green, blue, m
+    cdef int fill(self, float *b, StateCore state, int me) except -1:
+        cdef int n = self.n, C = self.C, p, i, col, kind, r, red, green, blue, m
         cdef int opened[2]
         cdef int n_open = 0
-        cdef _Phase ph = None
-        cdef uint64_t x
-        over = state._over
-        tp = state._tp
-        if not over:
-            ph = self.phase(tp, state)
-            self.read_open(state, tp, ph)
-            self.cards(b, self.o_hand, self.now[me])
-            self.write_hand_sizes(b, me)
+        cdef TrickPhase tp = state._tp, playing = None
+        cdef tc_play_state *s
+        cdef const tc_trick *t
+        if not state._over:
+            playing = tp
+            s = play_state(tp)
+            t = &s.trick
+            self.cards(b, self.o_hand, s.hand[me])
+            self.hand_sizes(b, s, me)
             # the open double trick: each play with what it did (H3), the open colours
-            b[self.o_leader + rel(ph.leader, me, n)] = 1.0
-            for i in range(self.open_len):
-                s = rel(ph.leader + i, me, n)
-                col = self.colour_of[self.open_cards[i]]
+            b[self.o_leader + rel(t.leader, me, n)] = 1.0
+            for i in range(t.n_played):
+                r = rel(t.leader + i, me, n)
+                col = self.colour_of[t.card[i] & 127]
                 if n_open and (opened[0] == col or (n_open == 2 and opened[1] == col)):
                     kind = 1                            # join
                 elif n_open < 2:
@@ -870,40 +528,41 @@ cdef class HattrickEncoder(_Encoder):
                     n_open += 1
                 else:
                     kind = 2                            # pass
-                self.card(b, self.o_trick + s * C, self.open_cards[i])
-                b[self.o_kind + s * 3 + kind] = 1.0
+                self.card(b, self.o_trick + r * C, t.card[i])
+                b[self.o_kind + r * 3 + kind] = 1.0
             for i in range(n_open):
                 b[self.o_open + i * 3 + opened[i]] = 1.0
-            self.ints(b, self.o_won, ph.tricks, me)
-            for s in range(n):
-                r = rel(s, me, n)
+            self.tricks_won(b, s, me)
+            for p in range(n):
                 # H7: the majority colour minus the rest, -2 per pass card
-                red = self.colour_count(ph.won[s], 0)
-                blue = self.colour_count(ph.won[s], 1)
-                green = self.colour_count(ph.won[s], 2)
+                red = self.colour_count(s.won[p], 0)
+                blue = self.colour_count(s.won[p], 1)
+                green = self.colour_count(s.won[p], 2)
                 m = max(red, max(blue, green))
-                m = m - (red + blue + green - m) - 2 * count(ph.passed[s])
+                m = m - (red + blue + green - m) - 2 * count(s.passed[p])
                 if m:
-                    b[self.o_current + r] = m
-            self.one(b, self.o_to_move, self.to_move(ph), me)
+                    b[self.o_current + rel(p, me, n)] = m
+            self.one(b, self.o_to_move, to_move(s, n), me)
             b[self.o_decision] = 1.0                    # "play", the only decision
-        self.write_last(b, state, tp, me, ph)
-        self.write_rows(b, ph, me)       # None: cleared
-        if self.last is not None:
-            self.one(b, self.o_winner2, self.last.last_winner2, me)
-        if self.from_static(b, None if over else ph, state, me):
+            self.played(b, tp, me)
+            self.card_rows(b, self.o_stacks, s.won, me)
+            self.card_rows(b, self.o_passed, s.passed, me)
+        t = self.last_trick(b, state, tp, me)
+        if t != NULL:
+            self.one(b, self.o_winner2, winner(t, 1, n), me)
+        if self.copy_kept(b, state, playing, me):
             return 0
         b[self.o_game] = <int>state.game
         b[self.o_game + 1] = <int>state.games
         self.one(b, self.o_dealer, seat_of(state.dealer), me)
         self.one(b, self.o_first, seat_of(state.leader), me)
         self.numbers(b, self.o_scores, state.totals, me)
-        self.keep_static(b, None if over else ph, state, me)
+        self.keep(b, state, playing, me)
         return 0
 
-    cdef inline int colour_count(self, const uint64_t *w, int colour) noexcept:
-        return (enc_popcount64(w[0] & self.colour_mask[colour][0])
-                + enc_popcount64(w[1] & self.colour_mask[colour][1]))
+    cdef inline int colour_count(self, tc_cards w, int colour) noexcept:
+        return (enc_popcount64(w.w[0] & self.colour_mask[colour].w[0])
+                + enc_popcount64(w.w[1] & self.colour_mask[colour].w[1]))
 
 
 cdef class StichelnEncoder(_Encoder):
@@ -911,8 +570,6 @@ cdef class StichelnEncoder(_Encoder):
     cdef int o_won_cards
     cdef int i_layout, i_play, i_colour
     cdef tuple flag_names
-    cdef object flags_seen
-    cdef int flag_bits
 
     def __init__(self, enc, state_type, cards, flag_names):
         super().__init__(enc, state_type, cards)
@@ -921,62 +578,53 @@ cdef class StichelnEncoder(_Encoder):
         self.o_first, self.o_laid, self.o_laid_n = enc.o_first, enc.o_laid, enc.o_laid_n
         self.o_chosen, self.o_special, self.o_choice = enc.o_chosen, enc.o_special, enc.o_choice
         self.o_won_cards = enc.o_won_cards
-        self.add_static(enc.o_round, enc.o_won_cards, True)
-        self.add_rows(enc.o_played, 0)
-        self.add_rows(enc.o_won_cards, 1)
+        self.keep_blocks(enc.o_round, enc.o_won_cards, True)
         self.i_layout, self.i_play, self.i_colour = (enc.DECISIONS.index("layout"), enc.DECISIONS.index("play"),
                                                      enc.DECISIONS.index("colour"))
 
-    cdef int fill(self, float *b, object state, int me) except -1:
-        cdef int n = self.n, C = self.C, s, i, r, idx
-        cdef uint64_t w[2]
-        cdef _Phase ph = None
+    cdef int fill(self, float *b, StateCore state, int me) except -1:
+        cdef int n = self.n, C = self.C, p, i, r, idx
+        cdef tc_cards w
+        cdef TrickPhase tp = state._tp
+        cdef tc_play_state *s
         phase = state._phase
         cdef bint play = phase == "play", colour = phase == "colour", layout = phase == "layout"
-        cdef bint in_round = play or colour or layout
-        tp = state._tp
         if play or colour:
-            ph = self.phase(tp, state)
-            self.read_open(state, tp, ph)
-            self.write_hand_sizes(b, me)
-            self.cards(b, self.o_hand, self.now[me])
-            self.write_open(b, ph, me)
-            self.ints(b, self.o_won, ph.tricks, me)
+            s = play_state(tp)
+            self.hand_sizes(b, s, me)
+            self.cards(b, self.o_hand, s.hand[me])
+            self.open_trick(b, &s.trick, me)
+            self.tricks_won(b, s, me)
+            self.played(b, tp, me)
+            self.card_rows(b, self.o_won_cards, s.won, me)
         else:
             if layout:
                 hands = state._hands
-                for s in range(n):
-                    if s == me:
-                        load(hands[s], w, self.wide)
+                for p in range(n):
+                    if p == me:
+                        w = load(hands[p], self.wide)
                         self.cards(b, self.o_hand, w)
                         i = count(w)
                     else:
-                        i = hands[s].bit_count()
+                        i = hands[p].bit_count()
                     if i:
-                        b[self.o_sizes + rel(s, me, n)] = i
+                        b[self.o_sizes + rel(p, me, n)] = i
             self.one(b, self.o_leader, seat_of(state.leader), me)   # the view's empty trick
-        self.write_last(b, state, tp, me, ph)
-        self.write_rows(b, ph, me)       # None: cleared
+        self.last_trick(b, state, tp, me)
         if play:
-            self.one(b, self.o_to_move, self.to_move(ph), me)
+            self.one(b, self.o_to_move, to_move(play_state(tp), n), me)
             b[self.o_decision + self.i_play] = 1.0
         elif layout or colour:
             self.one(b, self.o_to_move, <int>state._order[<int>state._idx], me)
             b[self.o_decision + (self.i_layout if layout else self.i_colour)] = 1.0
-        if self.from_static(b, ph if play else None, state, me):
+        if self.copy_kept(b, state, tp if play else None, me):
             return 0
         self.numbers(b, self.o_scores, state.totals, me)
         b[self.o_round] = <int>state.round
         b[self.o_round + 1] = <int>state.rounds
         flags = state.flags
-        if flags is not self.flags_seen:
-            self.flag_bits = 0
-            for i, f in enumerate(self.flag_names):
-                if flags[f]:
-                    self.flag_bits |= 1 << i
-            self.flags_seen = flags
         for i in range(len(self.flag_names)):
-            if self.flag_bits >> i & 1:
+            if flags[self.flag_names[i]]:
                 b[self.o_flags + i] = 1.0
         self.one(b, self.o_dealer, seat_of(state.dealer), me)
         self.one(b, self.o_first, seat_of(state.leader), me)
@@ -985,19 +633,19 @@ cdef class StichelnEncoder(_Encoder):
             idx = state._idx
             for i in range(idx):
                 b[self.o_chosen + rel(<int>order[i], me, n)] = 1.0
-        if in_round:
+        if play or colour or layout:
             laid = state._laid
             special = state._special
             visible = state._revealed
-            for s in range(n):
-                r = rel(s, me, n)
-                cards = laid[s]
+            for p in range(n):
+                r = rel(p, me, n)
+                cards = laid[p]
                 i = len(cards)
                 if i:
                     b[self.o_laid_n + r] = i
-                if s == me or visible:
+                if p == me or visible:
                     self.card_list(b, self.o_laid + r * C, cards)
-                    colours = special[s]
+                    colours = special[p]
                     if colours is not None:
                         for c in colours:
                             b[self.o_special + r * 6 + <int>c] = 1.0
@@ -1006,7 +654,7 @@ cdef class StichelnEncoder(_Encoder):
                 if choice is not None:
                     for c in choice:
                         b[self.o_choice + <int>c] = 1.0
-        self.keep_static(b, ph if play else None, state, me)
+        self.keep(b, state, tp if play else None, me)
         return 0
 
 
@@ -1014,15 +662,17 @@ cdef class BeimJupiterEncoder(_Encoder):
     cdef int o_lambs, o_god, o_round, o_t, o_dealer, o_start, o_colour, o_chosen, o_trump, o_bids
     cdef int o_table, o_table_owner, o_table_locked, o_victory, o_zero, o_removed, o_points
     cdef int bid_slots, max_t
-    cdef uint64_t lambs[2]
+    cdef tc_cards lambs
     cdef int value[MAX_IDS]
     cdef dict bid_slot, decision_index
 
     def __init__(self, enc, state_type, cards, lambs, values, bid_slot, bid_slots, max_t):
-        super().__init__(enc, state_type, cards, points=True)
-        self.lambs[0] = self.lambs[1] = 0
+        super().__init__(enc, state_type, cards)
+        self.lambs.w[0] = self.lambs.w[1] = 0
         for c in lambs:
-            self.lambs[c >> 6] |= (<uint64_t>1) << (c & 63)
+            self.lambs.w[c >> 6] |= (<uint64_t>1) << (c & 63)
+        for i in range(MAX_IDS):
+            self.value[i] = 0
         for i, v in enumerate(values):
             self.value[i] = v
         self.bid_slot = dict(bid_slot)
@@ -1033,68 +683,62 @@ cdef class BeimJupiterEncoder(_Encoder):
         self.o_trump, self.o_bids, self.o_table = enc.o_trump, enc.o_bids, enc.o_table
         self.o_table_owner, self.o_table_locked = enc.o_table_owner, enc.o_table_locked
         self.o_victory, self.o_zero, self.o_removed, self.o_points = enc.o_victory, enc.o_zero, enc.o_removed, enc.o_points
-        self.add_static(enc.o_round, enc.o_points, True)
-        self.add_rows(enc.o_played, 0)
+        self.keep_blocks(enc.o_round, enc.o_points, True)
 
-    cdef int fill(self, float *b, object state, int me) except -1:
-        cdef int n = self.n, C = self.C, s, i, r, t, k, total
-        cdef uint64_t w[2]
-        cdef _Phase ph = None
+    cdef int fill(self, float *b, StateCore state, int me) except -1:
+        cdef int n = self.n, C = self.C, p, i, r, t, k, total
+        cdef tc_cards w
+        cdef TrickPhase tp = state._tp
+        cdef tc_play_state *s
+        cdef const tc_trick *tr
         phase = state.phase
         cdef bint play = phase == "play", over = phase == "over"
-        tp = state._tp
         if (play or over) and tp is not None:
-            ph = self.phase(tp, state)
-            self.read_open(state, tp, ph)
-            self.cards(b, self.o_hand, self.now[me])
-            k = self.lamb_count(self.now[me])
+            s = play_state(tp)
+            self.cards(b, self.o_hand, s.hand[me])
+            k = self.lamb_count(s.hand[me])
             if k:
                 b[self.o_lambs] = k
-            self.write_hand_sizes(b, me)
-            if not ph.finished:
-                self.write_open(b, ph, me)
-                for i in range(self.open_len):
-                    if self.open_moves[i] < 0:          # read from the hands: no declarations
-                        leader, moves = tp.current_trick()[:2]
-                        for i in range(len(moves)):
-                            self.open_moves[i] = moves[i]
-                        break
-                for i in range(self.open_len):
-                    if self.open_moves[i] & 128:        # a God card declared 15
-                        b[self.o_god + rel(ph.leader + i, me, n)] = 1.0
-            self.ints(b, self.o_won, ph.tricks, me)
-            self.ints(b, self.o_points, ph.points, me)
+            self.hand_sizes(b, s, me)
+            if not tc_play_over(s):
+                tr = &s.trick
+                self.open_trick(b, tr, me)
+                for i in range(tr.n_played):
+                    if tr.decl[i]:                      # a God card declared 15
+                        b[self.o_god + rel(tr.leader + i, me, n)] = 1.0
+            self.tricks_won(b, s, me)
+            self.points_won(b, self.o_points, s, me)
+            self.played(b, tp, me)
+            if play:
+                self.one(b, self.o_to_move, to_move(s, n), me)
         else:
             hands = state.hands
-            for s in range(n):
-                if s == me:
-                    load(hands[s], w, self.wide)
+            for p in range(n):
+                if p == me:
+                    w = load(hands[p], self.wide)
                     self.cards(b, self.o_hand, w)
                     k = self.lamb_count(w)
                     if k:
                         b[self.o_lambs] = k
                     k = count(w)
                 else:
-                    k = hands[s].bit_count()
+                    k = hands[p].bit_count()
                 if k:
-                    b[self.o_sizes + rel(s, me, n)] = k
-        self.write_last(b, state, tp, me, ph)
-        self.write_rows(b, ph, me)       # None: cleared
-        if play:
-            self.one(b, self.o_to_move, self.to_move(ph), me)
-        elif not over:                                  # colour and bid: from the start player on
-            self.one(b, self.o_to_move, (<int>state.start + <int>state._done) % n, me)
+                    b[self.o_sizes + rel(p, me, n)] = k
+            if not over:                                # colour and bid: from the start player on
+                self.one(b, self.o_to_move, (<int>state.start + <int>state._done) % n, me)
+        self.last_trick(b, state, tp, me)
         if not over:
             b[self.o_decision + <int>self.decision_index[phase]] = 1.0
-        if self.from_static(b, ph if play else None, state, me):
+        if self.copy_kept(b, state, tp if play else None, me):
             return 0
         victory = state.victory
-        for s in range(n):
-            r = rel(s, me, n)
+        for p in range(n):
+            r = rel(p, me, n)
             total = 0
-            for c in victory[s]:
+            for c in victory[p]:
                 self.card(b, self.o_victory + r * C, c)
-                total += self.value[<int>c]
+                total += self.value[<int>c & 127]
             if total:
                 b[self.o_scores + r] = total
         b[self.o_round + <int>state.round - 1] = 1.0
@@ -1104,20 +748,20 @@ cdef class BeimJupiterEncoder(_Encoder):
         self.one(b, self.o_start, seat_of(state.start), me)
         colour = state.colour
         revealed = state.revealed
-        for s in range(n):
-            c = colour[s]
+        for p in range(n):
+            c = colour[p]
             if c is not None:
-                b[self.o_chosen + rel(s, me, n)] = 1.0
-                if s == me or revealed:
-                    self.card(b, self.o_colour + rel(s, me, n) * C, c)
+                b[self.o_chosen + rel(p, me, n)] = 1.0
+                if p == me or revealed:
+                    self.card(b, self.o_colour + rel(p, me, n) * C, c)
         if revealed:
             trump = state.trump
             b[self.o_trump + (4 if trump is None else <int>trump)] = 1.0
         bids = state.bids
-        for s in range(n):
-            bid = bids[s]
+        for p in range(n):
+            bid = bids[p]
             if bid is not None:
-                b[self.o_bids + rel(s, me, n) * self.bid_slots + <int>self.bid_slot[bid]] = 1.0
+                b[self.o_bids + rel(p, me, n) * self.bid_slots + <int>self.bid_slot[bid]] = 1.0
         for count_card, entries in state.table.items():
             k = count_card
             if not 1 <= k <= t:                         # the view shows the counts 1..t
@@ -1135,15 +779,15 @@ cdef class BeimJupiterEncoder(_Encoder):
                 if locked:
                     b[self.o_table_locked + (k - 1) * n + r] += 1.0
         zero = state.zero_used
-        for s in range(n):
-            if zero[s]:
-                b[self.o_zero + rel(s, me, n)] = 1.0
+        for p in range(n):
+            if zero[p]:
+                b[self.o_zero + rel(p, me, n)] = 1.0
         self.card_list(b, self.o_removed, state.removed)
-        self.keep_static(b, ph if play else None, state, me)
+        self.keep(b, state, tp if play else None, me)
         return 0
 
-    cdef inline int lamb_count(self, const uint64_t *w) noexcept:
-        return enc_popcount64(w[0] & self.lambs[0]) + enc_popcount64(w[1] & self.lambs[1])
+    cdef inline int lamb_count(self, tc_cards w) noexcept:
+        return enc_popcount64(w.w[0] & self.lambs.w[0]) + enc_popcount64(w.w[1] & self.lambs.w[1])
 
 
 cdef class SquintEncoder(_Encoder):
@@ -1167,55 +811,55 @@ cdef class SquintEncoder(_Encoder):
         self.o_squint, self.o_mult, self.o_squint_cards = enc.o_squint, enc.o_mult, enc.o_squint_cards
         self.o_discards, self.o_passes, self.o_passed = enc.o_discards, enc.o_passes, enc.o_passed
         self.o_received, self.o_null_discards, self.o_clean = enc.o_received, enc.o_null_discards, enc.o_clean
-        self.add_static(enc.o_deal, enc.o_clean, False)
-        self.add_rows(enc.o_played, 0)
+        self.keep_blocks(enc.o_deal, enc.o_clean, False)
 
-    cdef int fill(self, float *b, object state, int me) except -1:
-        cdef int n = self.n, C = self.C, s, i, k, penalty
+    cdef int fill(self, float *b, StateCore state, int me) except -1:
+        cdef int n = self.n, C = self.C, p, i, k, penalty
         cdef int clean[MAX_SEATS]
-        cdef uint64_t w[2]
-        cdef _Phase ph = None
+        cdef tc_cards w
+        cdef TrickPhase tp = state._tp
+        cdef tc_play_state *s = NULL
         over = state._over
         phase = state.phase
         cdef bint play = phase == "play"
-        tp = state._tp
         if state._play_started:
-            ph = self.phase(tp, state)
-            self.read_open(state, tp, ph)
-            self.cards(b, self.o_hand, self.now[me])
-            self.write_hand_sizes(b, me)
-            if not ph.finished:
-                self.write_open(b, ph, me)
-            self.ints(b, self.o_won, ph.tricks, me)
+            s = play_state(tp)
+            self.cards(b, self.o_hand, s.hand[me])
+            self.hand_sizes(b, s, me)
+            if not tc_play_over(s):
+                self.open_trick(b, &s.trick, me)
+            self.tricks_won(b, s, me)
+            self.played(b, tp, me)
         else:
             hands = state.hands
-            for s in range(n):
-                load(hands[s], w, False)
-                if s == me:
+            for p in range(n):
+                w = load(hands[p], False)
+                if p == me:
                     self.cards(b, self.o_hand, w)
                 k = count(w)
                 if k:
-                    b[self.o_sizes + rel(s, me, n)] = k
-        self.write_last(b, state, tp, me, ph)
-        self.write_rows(b, ph, me)       # None: cleared
+                    b[self.o_sizes + rel(p, me, n)] = k
+        self.last_trick(b, state, tp, me)
         if over:
             pass
         elif play:
-            self.one(b, self.o_to_move, self.to_move(ph), me)
+            self.one(b, self.o_to_move, to_move(play_state(tp), n), me)
         else:
             self.one(b, self.o_to_move, seat_of(state.to_move), me)
         if not over:
             b[self.o_decision + <int>self.decision_index[phase]] = 1.0
         self.numbers(b, self.o_scores, state.totals, me)
         c = state.contract
-        if ph is not None and c is not None and c.kind == "null" and c.penalty is not None:
+        if s != NULL and c is not None and c.kind == "null" and c.penalty is not None:
             penalty = c.penalty                         # clean tricks: none of the penalty suit
             memset(clean, 0, sizeof(clean))
-            for i in range(ph.done):
-                if not (ph.trick_cards[i][0] & self.suit_mask[penalty]):
-                    clean[ph.trick_winner[i]] += 1
-            self.ints(b, self.o_clean, clean, me)
-        if self.from_static(b, ph if play else None, state, me):
+            for i in range(tp.n_log):
+                if not (tp.log[i].cards.w[0] & self.suit_mask[penalty]):
+                    clean[winner(&tp.log[i], 0, n)] += 1
+            for p in range(n):
+                if clean[p]:
+                    b[self.o_clean + rel(p, me, n)] = clean[p]
+        if self.copy_kept(b, state, tp if play else None, me):
             return 0
         opts = state.options
         b[self.o_deal] = <int>state.deal_no + (0 if over else 1)
@@ -1227,32 +871,32 @@ cdef class SquintEncoder(_Encoder):
         own = bids[me]
         if own is not None:
             self.card(b, self.o_bid, own)
-        for s in range(n):
-            if bids[s] is not None:
-                b[self.o_bids_chosen + rel(s, me, n)] = 1.0
+        for p in range(n):
+            if bids[p] is not None:
+                b[self.o_bids_chosen + rel(p, me, n)] = 1.0
         if c is not None:
             i = 0
-            for s in range(n):
-                bid = bids[s]
+            for p in range(n):
+                bid = bids[p]
                 if bid is not None:                     # every seat's, once revealed
                     self.card(b, self.o_bids + rel(i, me, n) * C, bid)
                     i += 1
             b[self.o_kind + <int>self.kind_index[c.kind]] = 1.0
-            for s in c.contractors:
-                self.one(b, self.o_contractors, s, me)
+            for p in c.contractors:
+                self.one(b, self.o_contractors, p, me)
             if c.trump != self.no_suit:
                 b[self.o_trump + <int>c.trump] = 1.0
             if c.penalty is not None:
                 b[self.o_penalty + <int>c.penalty] = 1.0
-            for s in c.aces:
-                self.one(b, self.o_aces, s, me)
-            for s in c.deuces:
-                self.one(b, self.o_deuces, s, me)
+            for p in c.aces:
+                self.one(b, self.o_aces, p, me)
+            for p in c.deuces:
+                self.one(b, self.o_deuces, p, me)
             if c.kind == "choice":
                 b[self.o_offer + <int>c.solo_trump] = 1.0
                 b[self.o_offer + 4 + <int>c.null_penalty] = 1.0
-        for s, word in state.squint_log:
-            b[self.o_squint + rel(s, me, n) * 2 + (word == "HAND")] = 1.0
+        for p, word in state.squint_log:
+            b[self.o_squint + rel(p, me, n) * 2 + (word == "HAND")] = 1.0
         offer = state.offer
         if me in offer:
             self.card_list(b, self.o_squint_cards, offer[me])
@@ -1269,7 +913,7 @@ cdef class SquintEncoder(_Encoder):
         self.card_list(b, self.o_passed, passed)
         self.card_list(b, self.o_received, received)
         self.card_list(b, self.o_null_discards, state.null_discards)
-        self.keep_static(b, ph if play else None, state, me)
+        self.keep(b, state, tp if play else None, me)
         return 0
 
 
@@ -1281,7 +925,7 @@ cdef class KlaberjassEncoder(_Encoder):
     cdef int n_calls
 
     def __init__(self, enc, state_type, cards, call_rounds, calls, decisions):
-        super().__init__(enc, state_type, cards, points=True)
+        super().__init__(enc, state_type, cards)
         self.round_index = {r: i for i, r in enumerate(call_rounds)}
         self.call_index = {c: i for i, c in enumerate(calls)}
         self.n_calls = len(calls)
@@ -1292,50 +936,44 @@ cdef class KlaberjassEncoder(_Encoder):
         self.o_exchange, self.o_meld_calls, self.o_melds = enc.o_exchange, enc.o_meld_calls, enc.o_melds
         self.o_my_melds, self.o_best, self.o_meld_points = enc.o_my_melds, enc.o_best, enc.o_meld_points
         self.o_doubling, self.o_mult, self.o_belle, self.o_points = enc.o_doubling, enc.o_mult, enc.o_belle, enc.o_points
-        self.add_static(enc.o_deal, enc.o_belle, False)
-        self.add_rows(enc.o_played, 0)
+        self.keep_blocks(enc.o_deal, enc.o_belle, False)
 
-    cdef int fill(self, float *b, object state, int me) except -1:
-        cdef int n = self.n, C = self.C, s, r
-        cdef uint64_t w[2]
-        cdef _Phase ph = None
+    cdef int fill(self, float *b, StateCore state, int me) except -1:
+        cdef int n = self.n, C = self.C, p, r
+        cdef TrickPhase tp = state._tp, playing = None
+        cdef tc_play_state *s
         over = state._over
         phase = state.phase
-        tp = state._tp
-        self.write_last(b, state, tp, me, ph)
+        self.last_trick(b, state, tp, me)
         dice = state.dice                               # scores(): each seat's side's die
-        for s in range(n):
-            r = dice[s % 2 if n == 4 else s]
+        for p in range(n):
+            r = dice[p % 2 if n == 4 else p]
             if r:
-                b[self.o_scores + rel(s, me, n)] = r
+                b[self.o_scores + rel(p, me, n)] = r
         if over:
-            self.from_static(b, None, state, me)        # clears the region
-            self.write_rows(b, None, me)
             b[self.o_deal] = <int>state.deal_no
             b[self.o_deal + 1] = <int>state.options["target"]
             self.one(b, self.o_dealer, seat_of(state.dealer), me)
             self.one(b, self.o_forehand, seat_of(state.forehand), me)
             return 0
         b[self.o_decision + <int>self.decision_index[phase]] = 1.0
-        cdef bint in_play = phase == "play" and state._tp_deal == state.deal_no
-        if in_play:
-            ph = self.phase(tp, state)
-            self.read_open(state, tp, ph)
-            self.cards(b, self.o_hand, self.now[me])
-            self.write_open(b, ph, me)
-            self.ints(b, self.o_won, ph.tricks, me)
-            self.ints(b, self.o_points, ph.points, me)
-            self.one(b, self.o_to_move, self.to_move(ph), me)
-        self.write_rows(b, ph, me)                      # None: cleared
-        if not in_play:
-            load(state._hands[me], w, False)
-            self.cards(b, self.o_hand, w)
+        if phase == "play" and state._tp_deal == state.deal_no:
+            playing = tp
+            s = play_state(tp)
+            self.cards(b, self.o_hand, s.hand[me])
+            self.open_trick(b, &s.trick, me)
+            self.tricks_won(b, s, me)
+            self.points_won(b, self.o_points, s, me)
+            self.one(b, self.o_to_move, to_move(s, n), me)
+            self.played(b, tp, me)
+        else:
+            self.cards(b, self.o_hand, load(state._hands[me], False))
             seat = state.current_player() if phase == "play" else state._queue[<int>state._qi]
             self.one(b, self.o_to_move, <int>seat, me)
         belle = state.belle
         if belle is not None:
             self.card(b, self.o_belle + rel(belle[0], me, n) * C, belle[1])
-        if self.from_static(b, ph, state, me):
+        if self.copy_kept(b, state, playing, me):
             return 0
         b[self.o_deal] = <int>state.deal_no
         b[self.o_deal + 1] = <int>state.options["target"]
@@ -1346,8 +984,8 @@ cdef class KlaberjassEncoder(_Encoder):
         self.card(b, self.o_turned, state.turned)
         if n != 4:
             self.card(b, self.o_stack_top, state._stack[0])
-        for rnd, s, call in state.calls:
-            b[self.o_calls + (<int>self.round_index[rnd] * n + rel(s, me, n)) * self.n_calls
+        for rnd, p, call in state.calls:
+            b[self.o_calls + (<int>self.round_index[rnd] * n + rel(p, me, n)) * self.n_calls
               + <int>self.call_index[call]] = 1.0
         self.one(b, self.o_kleines, seat_of(state.kleines), me)
         trump = state.trump
@@ -1360,12 +998,12 @@ cdef class KlaberjassEncoder(_Encoder):
             if ex[1]:
                 b[self.o_exchange + n] = 1.0
         declared = state.declared
-        for s, did in state.meld_calls:
-            r = rel(s, me, n)
+        for p, did in state.meld_calls:
+            r = rel(p, me, n)
             b[self.o_meld_calls + r * 2] = 1.0
             if did:
                 b[self.o_meld_calls + r * 2 + 1] = 1.0
-            for meld in declared.get(s, ()):
+            for meld in declared.get(p, ()):
                 self.card_list(b, self.o_melds + r * C, meld.cards)
         if phase == "meld" and me == state._queue[state._qi]:
             for meld in state._melds[me]:
@@ -1375,9 +1013,9 @@ cdef class KlaberjassEncoder(_Encoder):
             self.one(b, self.o_best, best[0], me)
             b[self.o_best + n] = <int>best[1].value
         self.numbers(b, self.o_meld_points, state.meld_pts, me)
-        for s, call in state.doubling:
+        for p, call in state.doubling:
             if call != "pass":
-                b[self.o_doubling + rel(s, me, n) * 2 + (call == "re")] = 1.0
+                b[self.o_doubling + rel(p, me, n) * 2 + (call == "re")] = 1.0
         b[self.o_mult] = <int>state.mult
-        self.keep_static(b, ph, state, me)
+        self.keep(b, state, playing, me)
         return 0

@@ -92,8 +92,7 @@ class HattrickEncoding(CardEncoding):
     def _fast_encoder(self, fast: ModuleType) -> Any:
         ci = self.card_index
         cards = [ci.get(name) for name in ht.DECK.names]
-        return fast.HattrickEncoder(self, ht.HattrickState, cards, [ht.colour_of(c) for c in range(ht.N_CARDS)],
-                                    [ht.DECK.strength(c) for c in range(ht.N_CARDS)])
+        return fast.HattrickEncoder(self, ht.HattrickState, cards, [ht.colour_of(c) for c in range(ht.N_CARDS)])
 
     def score_bounds(self) -> tuple[float, float]:
         bound = float(3 * self.n_cards * self.options["games"])
