@@ -139,3 +139,37 @@ def test_the_clock_cuts_a_later_world_short_but_never_the_first(monkeypatch: pyt
     result = search(state, state.current_player(), random.Random(0), budget_ms=2.5)
     assert result.worlds == 2
     assert result.total_rollouts == n + 2 and min(result.rollouts.values()) >= 1
+
+
+def test_the_search_bot_searches_only_squint_card_play(capsys: pytest.CaptureFixture[str]) -> None:
+    """Per game (search_bot.TUNED): at Squint the bot searches card play only, with greedy
+    rollouts; every other decision is the heuristic's, made from the view alone."""
+    import json
+
+    from tournament.bots.search_bot import SearchBot
+    from trickcore.policies import squint as policy
+
+    real, seat = new_game("squint", 5, {"deal_limit": 1}, seed=4), 2
+    bot = SearchBot()
+    bot.new_game({"game": "squint", "players": 5, "options": {"deal_limit": 1}, "seat": seat})
+    assert (bot.searched, bot.policy) == ("play", "greedy")
+    cursor, rng, kinds = 0, random.Random(0), []
+    while not real.is_terminal():
+        if real.current_player() == seat:
+            events, cursor = real.events_for(seat, cursor)
+            for event in json.loads(json.dumps(events)):
+                bot.event(event)
+            view, legal = json.loads(json.dumps(real.observation(seat))), real.legal_action_strings()
+            capsys.readouterr()
+            choice = bot.choose(view, legal, {"decision": real.decision(), "time": {"decision_ms": 20}})
+            log = capsys.readouterr().err
+            if len(legal) > 1:
+                kinds.append(real.decision())
+                if real.decision() == "play":
+                    assert "worlds" in log, log
+                else:
+                    assert "not searched" in log and choice == policy.choose(view, legal), log
+            real.apply_action(choice)
+        else:
+            real.apply_action(rng.choice(real.legal_actions()))
+    assert "bid" in kinds and "play" in kinds
