@@ -49,10 +49,12 @@ flow = [] if os.environ.get("TRICKCORE_PURE_PYTHON") == "1" else cythonize(
 # The encoders that write observation tensors straight from a game state (Encoding.state_tensor);
 # skipped with the flow, when tensors are built from the views (trickcore/encodings/base.py).
 # They read the trick phase's C structs through trickcore/_core.pxd (found from the project root,
-# include_path) and so include csrc/include/trickcore.h; no C source of the core is linked in.
+# include_path) and so include csrc/include/trickcore.h; the core is linked in for its functions
+# (a trick's winner, card counts), so no rule of it is written again there.
 # Their C goes to build/, beside the other generated files of the build.
 encode = [] if os.environ.get("TRICKCORE_PURE_PYTHON") == "1" else cythonize(
-    [Extension("trickcore.encodings._fast", ["trickcore/encodings/_fast.pyx"], include_dirs=["csrc/include"],
+    [Extension("trickcore.encodings._fast", ["trickcore/encodings/_fast.pyx", *sorted(glob("csrc/src/*.c"))],
+               include_dirs=["csrc/include"],
                extra_compile_args=["-O3"])],
     language_level=3, build_dir="build/cython", include_path=["."])
 

@@ -519,9 +519,8 @@ class GameState(StateCore):
     # index handed out by the previous events_for() call, so indices stay valid.
     def _emit(self, kind: str, visible_to: Iterable[int] | None = None, **data: Any) -> None:
         """Record an event; ``visible_to=None`` means public."""
-        tp = self._tp
-        if tp is not None and (self._ev_sync[0] is not tp or self._ev_sync[3] != tp.cards_played):
-            self._mark_plays()      # cards were played since the last event (else: nothing to mark)
+        if self._tp is not None:
+            self._mark_plays()
         self._events.append((None if visible_to is None else _visibility(visible_to), {"type": kind, **data}))
 
     def _emit_hands(self, kind: str, hands: Sequence[int], names: Callable[[int], list[str]]) -> None:

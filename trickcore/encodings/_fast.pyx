@@ -29,7 +29,8 @@ from cpython.object cimport PyObject
 from libc.stdint cimport int16_t, uint32_t, uint64_t
 from libc.string cimport memset
 
-from trickcore._ccore cimport tc_cards, tc_play_over, tc_play_state, tc_trick, tc_trick_to_move
+from trickcore._ccore cimport (tc_and, tc_cards, tc_count, tc_play_over, tc_play_state, tc_trick, tc_trick_to_move,
+                               tc_trick_winner)
 from trickcore._core cimport StateCore, TrickPhase
 
 import numpy
@@ -39,23 +40,11 @@ cdef extern from *:
     #if defined(_MSC_VER)
     #include <intrin.h>
     static __inline int enc_ctz64(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
-    static __inline int enc_popcount64(unsigned long long x) { return (int)__popcnt64(x); }
     #else
     static inline int enc_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
-    static inline int enc_popcount64(unsigned long long x) {
-    #if defined(__POPCNT__)
-        return __builtin_popcountll(x);
-    #else   /* without the instruction, __builtin_popcountll is a library call */
-        x = x - ((x >> 1) & 0x5555555555555555ULL);
-        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-        return (int)((x * 0x0101010101010101ULL) >> 56);
-    #endif
-    }
     #endif
     """
     int enc_ctz64(unsigned long long x) nogil
-    int enc_popcount64(unsigned long long x) nogil
 
 cdef enum:
     MAX_SEATS = 8
@@ -83,17 +72,13 @@ cdef inline int rel(int seat, int me, int n) noexcept nogil:
 
 
 cdef inline int count(tc_cards c) noexcept nogil:
-    return enc_popcount64(c.w[0]) + enc_popcount64(c.w[1])
+    return tc_count(c)
 
 
 cdef inline int winner(const tc_trick *t, int pile, int n) noexcept nogil:
     """The seat that won pile ``pile`` of a trick (0; Hattrick's second trick 1), -1 if none:
-    ``tc_trick_winner`` of the core, which a view's tricks show."""
-    cdef int seat
-    if t.best[pile] < 0:
-        return -1
-    seat = t.leader + t.best[pile]
-    return seat - n if seat >= n else seat
+    the core's ``tc_trick_winner``, which a view's tricks show."""
+    return tc_trick_winner(t, n, pile)
 
 
 cdef inline tc_play_state *play_state(TrickPhase tp) except NULL:
@@ -561,8 +546,7 @@ cdef class HattrickEncoder(_Encoder):
         return 0
 
     cdef inline int colour_count(self, tc_cards w, int colour) noexcept:
-        return (enc_popcount64(w.w[0] & self.colour_mask[colour].w[0])
-                + enc_popcount64(w.w[1] & self.colour_mask[colour].w[1]))
+        return tc_count(tc_and(w, self.colour_mask[colour]))
 
 
 cdef class StichelnEncoder(_Encoder):
@@ -787,7 +771,7 @@ cdef class BeimJupiterEncoder(_Encoder):
         return 0
 
     cdef inline int lamb_count(self, tc_cards w) noexcept:
-        return enc_popcount64(w.w[0] & self.lambs.w[0]) + enc_popcount64(w.w[1] & self.lambs.w[1])
+        return tc_count(tc_and(w, self.lambs))
 
 
 cdef class SquintEncoder(_Encoder):
