@@ -40,8 +40,11 @@ FLOW = ["trickcore/game.py", "trickcore/worlds.py", "trickcore/games/beim_jupite
         "trickcore/games/klaberjass.py", "trickcore/games/reference.py", "trickcore/games/squint.py",
         "trickcore/games/sticheln.py"]
 flow = [] if os.environ.get("TRICKCORE_PURE_PYTHON") == "1" else cythonize(
-    [Extension(path[:-3].replace("/", "."), [path], extra_compile_args=["-O2"]) for path in FLOW],
-    language_level=3, nthreads=os.cpu_count() or 1,
+    # A module's .pxd beside it (trickcore/game.pxd, trickcore/games/*.pxd) makes its state class an
+    # extension type; they cimport trickcore/_core.pxd, hence the core's header and the include path.
+    [Extension(path[:-3].replace("/", "."), [path], include_dirs=["csrc/include"], extra_compile_args=["-O2"])
+     for path in FLOW],
+    language_level=3, nthreads=os.cpu_count() or 1, include_path=["."],
     # Exactly Python's semantics: annotations are not checked as C types (a wrong argument
     # meets the game's own error, not Cython's TypeError).
     compiler_directives={"annotation_typing": False, "binding": True})

@@ -64,5 +64,15 @@ cdef class StateCore:
     # state's attributes while its cards are played (trickcore/encodings/_fast.pyx) is
     # written anew after one.
     cdef Py_ssize_t _edits
+    # Where the event list's marks of card plays stand: (trick phase, tricks marked, cards of the
+    # open trick marked, cards played); kept here because a copy must point it at its own phase.
+    cdef public tuple _ev_sync
 
     cdef bint _in_trick_phase(self)
+    # The game's hooks (trickcore.game.GameState).  cpdef: the fast path calls a compiled game's
+    # own through its vtable, with no attribute lookup; a Python subclass's are found as usual.
+    cpdef _is_terminal(self)
+    cpdef _legal(self)
+    cpdef _apply(self, action)
+    cpdef _current_player(self)
+    cpdef _on_play_over(self)

@@ -15,6 +15,13 @@ from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
 from cpython.ref cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_AsLongLongAndOverflow, PyLong_FromUnsignedLongLong
+from cpython.dict cimport PyDict_SetItem
+
+cdef extern from "Python.h":
+    # Only the member set_class_attribute needs, of the real PyTypeObject.
+    ctypedef struct _TypeWithDict "PyTypeObject":
+        PyObject *tp_dict
+    void PyType_Modified(_TypeWithDict *)
 
 from trickcore.errors import CoreError
 
@@ -798,16 +805,34 @@ cdef class StateCore:
     and shares the game's other attributes until either copy changes them from
     Python (``_shared``); the first such change gives that copy its own attributes
     (``_unshare``).  Card plays change only the trick phase, so a search that clones
-    and plays cards never copies the rest."""
+    and plays cards never copies the rest.
+
+    A game's state is an extension type too when its module is compiled (its
+    attributes declared in the module's ``.pxd``): copies and pickles reach every
+    attribute through the ``__reduce_cython__``/``__setstate_cython__`` pair that
+    Cython writes for each such class (all its fields, its ``__dict__`` last), which is
+    why this class has neither ``__cinit__`` nor ``__reduce__`` of its own."""
 
     # Attributes (_tp, _actions, _fast, _shared, _legal_cache, the legal actions of the
-    # current decision or None, and _edits): trickcore/_core.pxd.
-
-    def __cinit__(self, *args, **kwargs):
-        self._actions = []
+    # current decision or None, _edits and _ev_sync): trickcore/_core.pxd.
 
     cdef inline bint _in_trick_phase(self):
         return self._fast and self._tp is not None and not tc_play_over(&self._tp.s)
+
+    cpdef _is_terminal(self):
+        raise NotImplementedError
+
+    cpdef _legal(self):
+        raise NotImplementedError
+
+    cpdef _apply(self, action):
+        raise NotImplementedError
+
+    cpdef _current_player(self):
+        raise NotImplementedError
+
+    cpdef _on_play_over(self):
+        raise NotImplementedError
 
     # Plain def methods, not cpdef: every caller is Python, and a cpdef method on a
     # class with Python subclasses pays an override lookup on each call.
@@ -934,20 +959,15 @@ cdef class StateCore:
 
     def clone(self):
         """An independent copy (copy-on-write: see the class docstring)."""
-        cls = type(self)
-        cdef StateCore new = cls.__new__(cls)
+        cdef StateCore new = type(self).__new__(type(self))
+        new.__setstate_cython__(_fields(self))
         cdef TrickPhase tp = self._tp
-        cdef dict attrs = self.__dict__
-        cdef dict new_attrs = attrs.copy()    # one C-level copy of the key table
-        new.__dict__ = new_attrs
         if tp is not None:
             new._tp = tp.copy_c()
-            sync = attrs.get("_ev_sync")
+            sync = self._ev_sync
             if sync is not None and sync[0] is tp:   # the event feed's position in this phase
-                new_attrs["_ev_sync"] = (new._tp,) + sync[1:]
+                new._ev_sync = (new._tp,) + sync[1:]
         new._actions = list(self._actions)
-        new._fast = self._fast
-        new._legal_cache = self._legal_cache
         new._shared = True
         self._shared = True
         return new
@@ -958,17 +978,26 @@ cdef class StateCore:
     def __deepcopy__(self, memo):
         return self.clone()
 
-    def __reduce__(self):
-        return (_state_from_pickle, (type(self), self.__dict__, self._tp, self._actions, self._fast))
+
+def _fields(StateCore state):
+    """Every attribute of ``state`` as the tuple its class's ``__setstate_cython__`` takes: its
+    fields in name order, then its ``__dict__`` if it has one (Cython's own pickling of
+    extension types, which pickles states too)."""
+    reduced = state.__reduce_cython__()
+    return reduced[2] if len(reduced) > 2 else reduced[1][2]
 
 
-def _state_from_pickle(cls, dict attrs, TrickPhase tp, list actions, bint fast):
-    cdef StateCore state = cls.__new__(cls)
-    state.__dict__.update(attrs)
-    state._tp = tp
-    state._actions = actions
-    state._fast = fast
-    return state
+def set_class_attribute(type cls, str name, value):
+    """``setattr(cls, name, value)``, also for an extension type (a compiled game's state class),
+    whose attributes Python code may not set once it exists: how trickcore.games.register gives
+    a state class its ``info``.  The value goes into the type's dict, as Cython puts a class
+    attribute written in a class body, and the type's attribute caches are told."""
+    if cls.__flags__ & (1 << 9):              # Py_TPFLAGS_HEAPTYPE: a class made by Python code
+        setattr(cls, name, value)
+        return
+    cdef _TypeWithDict *t = <_TypeWithDict *>cls
+    PyDict_SetItem(<object>t.tp_dict, name, value)
+    PyType_Modified(t)
 
 
 def reference_deck():

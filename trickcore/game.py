@@ -38,7 +38,7 @@ import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
-from trickcore._core import Deck, StateCore, TrickPhase
+from trickcore._core import Deck, StateCore, TrickPhase, _fields
 from trickcore.errors import GameConfigError, IllegalActionError, TrickcoreError
 from trickcore.worlds import WorldModel, draw_worlds
 
@@ -240,12 +240,12 @@ class GameState(StateCore):
     moves (card id | declaration << 7), other decisions use ids >= 256, so
     ``action_to_string`` needs no state and the history is stored as ids."""
 
-    info: GameInfo  # set by the subclass (class attribute)
-    # Set on sampled worlds only (trickcore.worlds): the seat a world was drawn for, and how to
-    # replay its current deal from a fresh game (first action index of the deal, constructor
-    # keywords that force the deal) — what tests use to prove a world is reachable.
+    info = cast(GameInfo, None)  # the game's registration: trickcore.games.register sets it
+    # Set on sampled worlds only (trickcore.worlds), None elsewhere: the seat a world was drawn
+    # for, and how to replay its current deal from a fresh game (first action index of the deal,
+    # constructor keywords that force the deal) — what tests use to prove a world is reachable.
     _world_of: Seat | None
-    _world_replay: tuple[int, dict[str, Any]]
+    _world_replay: tuple[int, dict[str, Any]] | None
 
     def __init__(self, num_players: int, options: dict[str, Any] | None = None, seed: int = 0):
         self.info.check_players(num_players)
@@ -254,6 +254,9 @@ class GameState(StateCore):
         self.num_players = num_players
         self.options = self.info.resolve_options(options, num_players)
         self.seed = seed
+        self._actions = []
+        self._world_of = None
+        self._world_replay = None
         self._events: list[_Entry] = []
         # The trick phase that ended last: last_trick() reads its final trick when asked (a
         # finished phase never changes, so it is kept rather than described at every deal's end).
@@ -502,14 +505,13 @@ class GameState(StateCore):
         change from Python).  Events are immutable once recorded, so the event list is copied
         shallowly; the trick phase is already this copy's own."""
         self._shared = False
-        attrs = self.__dict__
         memo: dict[int, Any] = {}
         if self._tp is not None:
             memo[id(self._tp)] = self._tp
-        events = attrs.get("_events")
+        events = self._events
         if events is not None:
             memo[id(events)] = list(events)
-        attrs.update({key: _fresh(value, memo) for key, value in attrs.items()})
+        self.__setstate_cython__(tuple([_fresh(value, memo) for value in _fields(self)]))
 
     # events --------------------------------------------------------------------------
     # Card plays on the fast path create no Python objects.  When another event is
@@ -517,11 +519,19 @@ class GameState(StateCore):
     # happened since the last one; events_for() expands placeholders into "play"
     # and "trick" events on demand.  Expansion only ever touches entries after the
     # index handed out by the previous events_for() call, so indices stay valid.
-    def _emit(self, kind: str, visible_to: Iterable[int] | None = None, **data: Any) -> None:
-        """Record an event; ``visible_to=None`` means public."""
+    def _event(self, event: Event, visible_to: Iterable[int] | None = None) -> None:
+        """Record ``event`` (a dict whose first key is ``"type"``), seen by the seats of
+        ``visible_to``, or by everyone if it is None.  The event is kept as it is: callers build
+        it for the purpose and never change it afterwards."""
         if self._tp is not None:
             self._mark_plays()
-        self._events.append((None if visible_to is None else _visibility(visible_to), {"type": kind, **data}))
+        self._events.append((None if visible_to is None else _visibility(visible_to), event))
+
+    def _emit(self, kind: str, visible_to: Iterable[int] | None = None, **data: Any) -> None:
+        """``_event({"type": kind, **data}, visible_to)``, written with keywords.  The game
+        modules call ``_event`` with a dict literal: compiled, a call with keywords costs a
+        dictionary of them and a second one for ``**data`` on top of the event itself."""
+        self._event({"type": kind, **data}, visible_to)
 
     def _emit_hands(self, kind: str, hands: Sequence[int], names: Callable[[int], list[str]]) -> None:
         """Record the events that show each seat its dealt hand (``hands[seat]``, a card mask):
@@ -622,7 +632,7 @@ class GameState(StateCore):
 
     # serialisation -------------------------------------------------------------------
     def to_record(self) -> Record:
-        if "_world_of" in self.__dict__:
+        if self._world_replay is not None:
             raise TrickcoreError("a sampled world (determinize) is not the record of a game: its seed "
                                  "does not deal its cards")
         return {"game": self.info.name, "players": self.num_players, "options": dict(self.options),

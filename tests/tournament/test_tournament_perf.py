@@ -114,13 +114,14 @@ def test_wire_garbage_check():
 
 def test_no_history_rebuild_per_decision(tmp_path, monkeypatch):
     """``GameState.history`` is O(actions); calling it per decision made long games quadratic."""
+    from toygame import ToyState
+
     from tournament.config import parse_config
     from tournament.runner import run_tournament
-    from trickcore.game import GameState
 
     calls = []
-    original = GameState.history
-    monkeypatch.setattr(GameState, "history", property(lambda self: calls.append(1) or original.fget(self)))
+    original = ToyState.history   # GameState's: the toy game is a Python class, so it can be patched
+    monkeypatch.setattr(ToyState, "history", property(lambda self: calls.append(1) or original.__get__(self)))
     doc = {"game": {"name": "toy-tricks", "players": 2}, "tournament": {"deals": 2, "seed": 1, "concurrency": 1},
            "bots": [{"name": f"r{i}", "command": [sys.executable, bot_cmd("random_bot.py")[1]]} for i in range(2)]}
     summary = run_tournament(parse_config(doc), tmp_path / "out", check_bots=False)

@@ -17,6 +17,7 @@ import sys
 import warnings
 from typing import Any
 
+from trickcore import _core
 from trickcore.game import GameConfigError, GameInfo, GameState
 
 # name -> module that defines GAME_INFO (or GAME_INFOS) for it
@@ -35,7 +36,11 @@ _loaded = False
 
 
 def register(info: GameInfo, aliases: tuple[str, ...] = ()) -> GameInfo:
+    """Add a game to the registry; a state class given as its factory gets the info as its
+    ``info`` class attribute (also when the module is compiled and the class an extension type)."""
     _REGISTRY[info.name] = info
+    if isinstance(info.factory, type):
+        _core.set_class_attribute(info.factory, "info", info)
     for a in aliases:
         _ALIASES[a] = info.name
     return info

@@ -167,7 +167,7 @@ def left_over(n: int, r: int) -> int:
 def is_void_deal(hands: Sequence[int], n: int) -> bool:
     """Rule 5.3: the deal is void if any hand (a card mask) holds no number card."""
     nm = DECK_INFO[n].number_mask
-    return any(not (h & nm) for h in hands)
+    return any([not (h & nm) for h in hands])
 
 
 def deal_round(rng: Rng, pool: int, n: int, r: int) -> tuple[list[int], int, int]:
@@ -215,12 +215,12 @@ def determine_trump(pool: Iterable[str | Sequence[int]]) -> int | None:
     cand = [s for s in count if count[s] == best]                     # a) count
     if len(cand) == 1:
         return cand[0]
-    sums = {s: sum(v for t, v in cards if t == s) for s in cand}      # b) sum, tied suits only
+    sums = {s: sum([v for t, v in cards if t == s]) for s in cand}    # b) sum, tied suits only
     best = max(sums.values())
     cand = [s for s in cand if sums[s] == best]
     if len(cand) == 1:
         return cand[0]
-    high = {s: max(v for t, v in cards if t == s) for s in cand}      # c) highest card
+    high = {s: max([v for t, v in cards if t == s]) for s in cand}    # c) highest card
     best = max(high.values())
     cand = [s for s in cand if high[s] == best]
     if len(cand) == 1:
@@ -294,7 +294,7 @@ class Distribution:
     table: dict[int, list[str]]           # the table carried into the next round (after 8.1)
 
     def gains(self) -> list[int]:
-        return [sum(_suit_value(c)[1] for c in cards) for cards in self.won]
+        return [sum([_suit_value(c)[1] for c in cards]) for cards in self.won]
 
 
 def distribute(n: int, start: int, t: int, table: Mapping[int, Sequence[str]], bids: Sequence[str],
@@ -332,14 +332,19 @@ def distribute(n: int, start: int, t: int, table: Mapping[int, Sequence[str]], b
     picks: list[tuple[int, int, str]] = []
     category = {p: cat for p, cat in enumerate(cats) if cat is not None}  # every claimant has one
     for T in sorted(claimants):
-        order = sorted(claimants[T], key=lambda p: (CATEGORY_ORDER[category[p]], -points[p], (p - start) % n))
+        # the claimants in order of category, then points, then seat order from the start player
+        # (each key is distinct: the seat order tells any two players apart)
+        order = [p for _key, p in sorted([((CATEGORY_ORDER[category[p]], -points[p], (p - start) % n), p)
+                                          for p in claimants[T]])]
         cards = lying.get(T, [])
         for p in order:                                         # rule 7.7, A-22, A-23, A-37
             own = colour[p]
             avail = [c for c in cards if c not in locked_cards or c == own]
             if avail:
-                best = max(avail, key=lambda c: (_suit_value(c)[1], cats[p] == "A" and c == own,
-                                                 -_suit_value(c)[0]))
+                # the highest value, then an A player's own card, then the lower suit (no two
+                # cards share value and suit, so the keys are distinct)
+                best = max([(_suit_value(c)[1], cats[p] == "A" and c == own, -_suit_value(c)[0], c)
+                            for c in avail])[3]
                 cards.remove(best)
                 won[p].append(best)
                 picks.append((p, T, best))
@@ -377,6 +382,7 @@ class BeimJupiterState(GameState):
         self.removed: list[int] = []           # colour cards out of the game, in order
         self.selected = 0                      # mask of every colour card selected in earlier rounds
         self.last_round: dict[str, Any] | None = None    # public summary of the previous round
+        self._table_cache: tuple[tuple[int, str, int, int], list[dict[str, Any]]] | None = None
         self.phase = "colour"
         self._start_round()
 
@@ -408,7 +414,8 @@ class BeimJupiterState(GameState):
         self.points_result: list[int] | None = None
         self._done = 0                         # seats that have acted in this phase (colour / bid)
         self.phase = "colour"
-        self._emit("round_start", round=r, dealer=self.dealer, start_player=self.start, tricks=self.t)
+        self._event({"type": "round_start", "round": r, "dealer": self.dealer, "start_player": self.start,
+                     "tricks": self.t})
         self._emit_hands("deal", self.hands, DECK_INFO[n].texts)
 
     def _current_player(self) -> int:
@@ -465,8 +472,8 @@ class BeimJupiterState(GameState):
             card = action - COLOUR_BASE
             self.colour[p] = card
             self.hands[p] &= ~(1 << card)
-            self._emit("colour", visible_to=[p], seat=p, card=d.names[card])
-            self._emit("colour_chosen", seat=p)
+            self._event({"type": "colour", "seat": p, "card": d.names[card]}, [p])
+            self._event({"type": "colour_chosen", "seat": p})
             self._done += 1
             if self._done == n:
                 self._reveal()
@@ -478,7 +485,7 @@ class BeimJupiterState(GameState):
                 self.zero_used[p] = True
             else:
                 self.table.setdefault(T, []).append([self.colour[p], p, locked])
-            self._emit("bid", seat=p, bid=text)
+            self._event({"type": "bid", "seat": p, "bid": text})
             self._done += 1
             if self._done == n:
                 self.phase = "play"
@@ -500,11 +507,11 @@ class BeimJupiterState(GameState):
         colour = self._colour_cards()
         for c in colour:
             self.selected |= 1 << c
-        self._emit("reveal", cards=[d.names[c] for c in colour])
+        self._event({"type": "reveal", "cards": [d.names[c] for c in colour]})
         pool: list[str | Sequence[int]] = [d.names[c] for c in colour]
         pool += [d.names[e[0]] for T in sorted(self.table) for e in self.table[T]]
         self.trump = determine_trump(pool)                       # rule 5.5
-        self._emit("trump", trump=self.trump_text())
+        self._event({"type": "trump", "trump": self.trump_text()})
         self.phase = "bid"
         self._done = 0
 
@@ -538,10 +545,10 @@ class BeimJupiterState(GameState):
             "removed": res.removed, "gains": res.gains(), "scores": self.scores(),
         }
         self.last_round = summary
-        self._emit("round_end", **summary)
+        self._event({"type": "round_end", **summary})
         if self.round == ROUNDS:                                 # rule 8.4
             self.phase = "over"
-            self._emit("game_end", scores=self.scores(), ranks=self.ranks())
+            self._event({"type": "game_end", "scores": self.scores(), "ranks": self.ranks()})
         else:
             self.dealer = self.start                             # rule 8.3
             self._start_round()
@@ -621,7 +628,7 @@ class BeimJupiterState(GameState):
         a bid or at the end of a round, so during the trick play every view shares one copy
         (read-only, like the described tricks)."""
         key = (self.round, self.phase, self._done, self.t)
-        cached = self.__dict__.get("_table_cache")
+        cached = self._table_cache
         if cached is None or cached[0] != key:
             d = self.info_deck
             view = [{"count": T, "cards": [{"card": d.names[c], "owner": o, "locked": bool(lk)}
@@ -682,4 +689,3 @@ GAME_INFO = register(GameInfo(
     summary="8 rounds: choose a colour card, bid the exact trick count (lock or zero), play; "
             "Jupiter, Juno, God cards and sacrificial lambs"),
     aliases=("beim_jupiter", "jupiter"))
-BeimJupiterState.info = GAME_INFO

@@ -97,7 +97,7 @@ _TRUMP_BYTE = [sum(TRUMP_POINTS[r] for r in range(8) if m >> r & 1) for m in ran
 
 def mask_points(mask: int, trump: int | None) -> int:
     """Card points of a set of cards (the sum of card_points over it), a table lookup per suit."""
-    return sum((_TRUMP_BYTE if s == trump else _PLAIN_BYTE)[mask >> (8 * s) & 255] for s in range(4))
+    return sum([(_TRUMP_BYTE if s == trump else _PLAIN_BYTE)[mask >> (8 * s) & 255] for s in range(4)])
 
 
 def _build_deck(trump: int | None) -> _core.Deck:
@@ -315,7 +315,7 @@ def meld_points(declared: dict[int, list[Meld]], trump: int, n: int, dealer: int
     b = best_meld(declared, trump, n, dealer)
     if b is not None:
         side = side_of(n, b[0])
-        pts[side] = sum(m.value for seat, ms in declared.items() if side_of(n, seat) == side for m in ms)
+        pts[side] = sum([m.value for seat, ms in declared.items() if side_of(n, seat) == side for m in ms])
     return pts
 
 
@@ -341,7 +341,7 @@ def deal_steps(n: int, declarer: int, side_points: list[int], mult: int) -> tupl
     """(trump side succeeded, die steps per side) of §8.2 and §8.3."""
     ts = side_of(n, declarer)
     others = [s for s in range(n_sides(n)) if s != ts]
-    success = all(side_points[ts] > side_points[o] for o in others)
+    success = all([side_points[ts] > side_points[o] for o in others])
     steps = [0] * n_sides(n)
     if success:
         steps[ts] = mult
@@ -364,7 +364,7 @@ def die_face(score: int) -> int:
 def next_dealer(n: int, dealer: int, steps: list[int]) -> int:
     """§8.5: to the left with 3 or 4 players; with 2, the player whose die moved."""
     if n == 2:
-        return max(range(2), key=lambda s: steps[s])
+        return 0 if steps[0] >= steps[1] else 1     # the seat whose die moved
     return (dealer + 1) % n
 
 
@@ -435,8 +435,8 @@ class KlaberjassState(GameState):
         self.belle: tuple[int, int] | None = None      # (seat, card) of an announced Belle
         self._belle_holder: int | None = None
         self._tp_deal: int | None = None               # the deal whose trick phase _tp holds
-        self._emit("deal", deal=self.deal_no, dealer=self.dealer, forehand=self.forehand,
-                   turned=CARD_NAMES[self.turned], dice=list(self.dice))
+        self._event({"type": "deal", "deal": self.deal_no, "dealer": self.dealer, "forehand": self.forehand,
+                     "turned": CARD_NAMES[self.turned], "dice": list(self.dice)})
         self._emit_hands("hand", self._hands, names)
         self.phase = "orgi"
         self._queue = list(self._seats)
@@ -450,20 +450,20 @@ class KlaberjassState(GameState):
     def _trump_fixed(self, trump: int, declarer: int) -> None:
         n = self.num_players
         self.trump, self.declarer = trump, declarer
-        self._emit("trump", trump=SUITS[trump], declarer=declarer,
-                   trump_side=side_members(n, side_of(n, declarer)))
+        self._event({"type": "trump", "trump": SUITS[trump], "declarer": declarer,
+                     "trump_side": side_members(n, side_of(n, declarer))})
         if n == 4:                                   # §4.3.1
             self._hands[self.dealer] |= 1 << self.turned
             self._turned_in_hand = True
-            self._emit("pickup", seat=self.dealer, card=CARD_NAMES[self.turned])
+            self._event({"type": "pickup", "seat": self.dealer, "card": CARD_NAMES[self.turned]})
         if n == 2:                                   # §4.3.2
             for seat in range(2):
                 self._hands[seat] |= self._packets[seat]
-                self._emit("packet", visible_to=[seat], seat=seat, cards=names(self._packets[seat]),
-                           hand=names(self._hands[seat]))
+                self._event({"type": "packet", "seat": seat, "cards": names(self._packets[seat]),
+                             "hand": names(self._hands[seat])}, [seat])
                 self._packets[seat] = 0
             self.picked_up = True
-            self._emit("pickup", seats=[0, 1])
+            self._event({"type": "pickup", "seats": [0, 1]})
         if n in (2, 3):                              # §4.4 exchange of the 7
             seven = card_id(self.turned_suit, R7)
             holder = _first_holding(self._hands, 1 << seven)
@@ -494,8 +494,8 @@ class KlaberjassState(GameState):
         n = self.num_players
         self.best = best_meld(self.declared, self._trump, n, self.dealer)
         self.meld_pts = meld_points(self.declared, self._trump, n, self.dealer)
-        self._emit("meld_result", best=None if self.best is None else
-                   {"seat": self.best[0], **self.best[1].to_dict()}, points=list(self.meld_pts))
+        self._event({"type": "meld_result", "best": None if self.best is None else
+                     {"seat": self.best[0], **self.best[1].to_dict()}, "points": list(self.meld_pts)})
         ts = side_of(n, self._declarer)
         self._ask("kontra", [s for s in self._seats if side_of(n, s) != ts])
 
@@ -536,7 +536,7 @@ class KlaberjassState(GameState):
             "multiplier": self.mult, **pts, "success": success,
             "steps": steps, "dice": list(self.dice), "next_dealer": self.dealer}
         self.results.append(result)
-        self._emit("deal_end", **result)
+        self._event({"type": "deal_end", **result})
         self.deal_no += 1
         self._next_deal_or_end()
 
@@ -545,14 +545,14 @@ class KlaberjassState(GameState):
         if max(self.dice) >= self.options["target"] or (limit and self.deal_no >= limit):
             self._over = True
             self.phase = "over"
-            self._emit("match_end", dice=list(self.dice), scores=self.scores())
+            self._event({"type": "match_end", "dice": list(self.dice), "scores": self.scores()})
         else:
             self._begin_deal()
 
     def _throw_in(self) -> None:
         self.results.append({"deal": self.deal_no, "dealer": self.dealer, "throw_in": True,
                              "dice": list(self.dice), "next_dealer": self.dealer})
-        self._emit("throw_in", deal=self.deal_no, dealer=self.dealer)
+        self._event({"type": "throw_in", "deal": self.deal_no, "dealer": self.dealer})
         self.deal_no += 1          # D-6: the same dealer deals again
         self._next_deal_or_end()
 
@@ -623,7 +623,7 @@ class KlaberjassState(GameState):
         word = self.action_to_string(action)
         if ph in ("orgi", "kleines", "besser", "name"):
             self.calls.append((ph, seat, word))
-            self._emit("call", round=ph, seat=seat, call=word)
+            self._event({"type": "call", "round": ph, "seat": seat, "call": word})
         if ph == "orgi":
             if action == A_TAKE:
                 self._trump_fixed(self.turned_suit, seat)
@@ -653,21 +653,21 @@ class KlaberjassState(GameState):
             if done:
                 self._hands[seat] = (self._hands[seat] & ~(1 << seven)) | (1 << self.turned)
                 self._stack[0] = seven
-            self._emit("exchange", seat=seat, exchanged=done, seven=CARD_NAMES[seven],
-                       stack_top=CARD_NAMES[self._stack[0]])
+            self._event({"type": "exchange", "seat": seat, "exchanged": done, "seven": CARD_NAMES[seven],
+                         "stack_top": CARD_NAMES[self._stack[0]]})
             self._begin_melds()
         elif ph == "meld":
             declared = action == A_DECLARE
             self.meld_calls.append((seat, declared))
             if declared:
                 self.declared[seat] = list(self._melds[seat])
-            self._emit("meld", seat=seat, declared=declared,
-                       melds=[m.to_dict() for m in self.declared.get(seat, [])])
+            self._event({"type": "meld", "seat": seat, "declared": declared,
+                         "melds": [m.to_dict() for m in self.declared.get(seat, [])]})
             if not self._advance():
                 self._melds_done()
         elif ph == "kontra":
             self.doubling.append((seat, "kontra" if action == A_KONTRA else "pass"))
-            self._emit("double", round="kontra", seat=seat, call=word)
+            self._event({"type": "double", "round": "kontra", "seat": seat, "call": word})
             if action == A_KONTRA:
                 self.mult = 2
                 ts = side_of(n, self._declarer)
@@ -676,7 +676,7 @@ class KlaberjassState(GameState):
                 self._begin_play()
         elif ph == "re":
             self.doubling.append((seat, "re" if action == A_RE else "pass"))
-            self._emit("double", round="re", seat=seat, call=word)
+            self._event({"type": "double", "round": "re", "seat": seat, "call": word})
             if action == A_RE:
                 self.mult = 4
                 self._begin_play()
@@ -692,7 +692,7 @@ class KlaberjassState(GameState):
         deal = self.deal_no
         if action >= A_BELLE:
             self.belle = (seat, card)
-            self._emit("belle", seat=seat, card=CARD_NAMES[card])
+            self._event({"type": "belle", "seat": seat, "card": CARD_NAMES[card]})
         holder = self._belle_holder
         self._play_move(card)
         if deal == self.deal_no and holder == seat and card in (card_id(self._trump, RK), card_id(self._trump, RQ)):
@@ -920,4 +920,3 @@ GAME_INFO = register(GameInfo(
     factory=KlaberjassState, teams=_teams,
     summary="32 cards, Jass and Mie, Orgi/Kleines/besser trump auction, melds and Belle, Kontra/Re; "
             "dice to 6; 4 players in partnerships, 2 or 3 each for himself"))
-KlaberjassState.info = GAME_INFO

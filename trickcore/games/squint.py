@@ -374,8 +374,8 @@ class SquintState(GameState):
         self.phase = "bid"
         self.to_move = self.eldest
         self._play_started = False  # whether _tp holds this deal's trick phase
-        self._emit("deal", deal=self.deal_no + 1, dealer=D, eldest=self.eldest,
-                   hand_sizes=[HAND_SIZE] * N_PLAYERS, squint=2)
+        self._event({"type": "deal", "deal": self.deal_no + 1, "dealer": D, "eldest": self.eldest,
+                     "hand_sizes": [HAND_SIZE] * N_PLAYERS, "squint": 2})
         self._emit_hands("hand", self.hands, names)
 
     @property
@@ -393,9 +393,9 @@ class SquintState(GameState):
 
     def _reveal(self) -> None:
         bids = self._bid_cards()
-        self._emit("reveal", bids=[card_name(c) for c in bids])
+        self._event({"type": "reveal", "bids": [card_name(c) for c in bids]})
         contract = self.contract = determine_contract(bids, self.dealer)
-        self._emit("contract", contract=contract.public())
+        self._event({"type": "contract", "contract": contract.public()})
         if contract.kind == "choice":
             self.phase = "choice"
             self.to_move = contract.contractors[0]
@@ -413,7 +413,7 @@ class SquintState(GameState):
             self.hands[E] |= self.squint_left
             self.offer[E] = list(self.squint)
             self.squint_left = 0
-            self._emit("squint_cards", visible_to=[E], seat=E, cards=names(self.squint))
+            self._event({"type": "squint_cards", "seat": E, "cards": names(self.squint)}, [E])
             self.phase = "pass"
             self.to_move = E
         else:  # multiple: the squint is dead (D-8)
@@ -423,9 +423,9 @@ class SquintState(GameState):
         self.phase = "play"
         self.to_move = self.eldest
         c = self._contract
-        self._emit("play_start", leader=self.eldest, multiplier=self.mult,
-                   trump=SUITS[c.trump] if c.trump != NO_SUIT else None,
-                   penalty=SUITS[c.penalty] if c.penalty is not None else None)
+        self._event({"type": "play_start", "leader": self.eldest, "multiplier": self.mult,
+                     "trump": SUITS[c.trump] if c.trump != NO_SUIT else None,
+                     "penalty": SUITS[c.penalty] if c.penalty is not None else None})
         self._play_started = True
         self._start_play(DECK, _core.FOLLOW_SUIT, _core.WIN_TRUMP, c.trump,
                          self.hands, self.eldest, N_TRICKS)
@@ -451,13 +451,13 @@ class SquintState(GameState):
         if self.null_discards is not None:
             result["null_discards"] = names(self.null_discards)
         self.results.append(result)
-        self._emit("deal_end", **result)
+        self._event({"type": "deal_end", **result})
         o = self.options
         if game_over(self.totals, self.deal_no, o["target_score"], o["deal_limit"], o["max_deals"]):
             self._over = True
             self.phase = "over"
-            self._emit("game_end", scores=list(self.totals), ranks=competition_ranks(self.totals),
-                       deals=self.deal_no)
+            self._event({"type": "game_end", "scores": list(self.totals), "ranks": competition_ranks(self.totals),
+                         "deals": self.deal_no})
         else:
             self.dealer = (self.dealer + 1) % N_PLAYERS
             self._begin_deal()
@@ -532,17 +532,17 @@ class SquintState(GameState):
         if p == "bid":
             card = action - BID_BASE
             self.bids[s] = card
-            self._emit("bid_chosen", seat=s)
-            self._emit("bid", visible_to=[s], seat=s, card=card_name(card))
-            if all(b is not None for b in self.bids):
+            self._event({"type": "bid_chosen", "seat": s})
+            self._event({"type": "bid", "seat": s, "card": card_name(card)}, [s])
+            if None not in self.bids:
                 self._reveal()
             else:
                 self.to_move = (s + 1) % N_PLAYERS
         elif p == "choice":
             word = WORDS[action]
-            self._emit("choice", seat=s, choice=word)
+            self._event({"type": "choice", "seat": s, "choice": word})
             self.contract = resolve_choice(self._contract, word)
-            self._emit("contract", contract=self.contract.public())
+            self._event({"type": "contract", "contract": self.contract.public()})
             self._after_contract()
         elif p == "squint":
             self._apply_squint(s, action)
@@ -555,8 +555,8 @@ class SquintState(GameState):
             self.hands[s] &= ~pm
             self.hands[to] |= pm
             self.passes.append((s, to, (a, b)))
-            self._emit("pass", seat=s, to=to, count=2)
-            self._emit("pass_cards", visible_to=[s, to], seat=s, to=to, cards=names((a, b)))
+            self._event({"type": "pass", "seat": s, "to": to, "count": 2})
+            self._event({"type": "pass_cards", "seat": s, "to": to, "cards": names((a, b))}, [s, to])
             if to == self.dealer:
                 self.phase = "discard"
                 self.discard_n = 2
@@ -568,7 +568,7 @@ class SquintState(GameState):
         c = self._contract
         word = WORDS[action]
         self.squint_log.append((s, word))
-        self._emit("squint", seat=s, choice=word)
+        self._event({"type": "squint", "seat": s, "choice": word})
         if c.kind != "duo":
             if action == TAKE:
                 self._pick_up(s, list(self.squint))
@@ -591,7 +591,7 @@ class SquintState(GameState):
         self.hands[s] |= m
         self.squint_left &= ~m
         self.offer[s] = cards
-        self._emit("squint_cards", visible_to=[s], seat=s, cards=names(cards))
+        self._event({"type": "squint_cards", "seat": s, "cards": names(cards)}, [s])
 
     def _next_duo_partner(self) -> None:
         if self.duo_index == 0:
@@ -611,12 +611,12 @@ class SquintState(GameState):
         self.hands[s] &= ~mask(cards)
         if self._contract.kind == "null":  # the dealer's face-up discards
             self.null_discards = tuple(cards)
-            self._emit("null_discard", seat=s, cards=names(cards))
+            self._event({"type": "null_discard", "seat": s, "cards": names(cards)})
             self._start_tricks()
             return
         self.discards[s] = list(cards)
-        self._emit("discarded", seat=s, count=len(cards))
-        self._emit("discard", visible_to=[s], seat=s, cards=names(cards))
+        self._event({"type": "discarded", "seat": s, "count": len(cards)})
+        self._event({"type": "discard", "seat": s, "cards": names(cards)}, [s])
         if self._contract.kind == "duo":
             self._next_duo_partner()
         else:
@@ -889,4 +889,3 @@ GAME_INFO = register(GameInfo(
     ),
     factory=SquintState,
     summary="David Parlett's Squint: 5 players, bid cards, Ace/Grand/Plain solos, Misere, Duo, Null"))
-SquintState.info = GAME_INFO

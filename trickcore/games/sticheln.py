@@ -269,8 +269,8 @@ class StichelnState(GameState):
         self._choices: list[tuple[int, ...] | None] = [None] * n
         self._revealed = False
         self._round_done = False
-        self._emit("deal", round=self.round, dealer=self.dealer, leader=self.leader,
-                   hand_size=self.hand_size, aside=self.n_aside)
+        self._event({"type": "deal", "round": self.round, "dealer": self.dealer, "leader": self.leader,
+                     "hand_size": self.hand_size, "aside": self.n_aside})
         self._emit_hands("hand", hands, DECK.names_of)
         order = [(self.leader + i) % n for i in range(n)]
         if self.k:
@@ -288,7 +288,8 @@ class StichelnState(GameState):
     def _play_over(self) -> None:
         if self.flags["verspaetet"]:
             n = self.num_players
-            self._order = [s for s in ((self.leader + i) % n for i in range(n)) if self._trick_phase.won(s)]
+            tp = self._trick_phase
+            self._order = [(self.leader + i) % n for i in range(n) if tp.won((self.leader + i) % n)]
             self._idx = 0
             self._phase = "colour"
             if not self._order:  # cannot happen (someone wins every trick); kept for safety
@@ -301,8 +302,8 @@ class StichelnState(GameState):
         tp = self._trick_phase
         if self.flags["nebel"]:
             self._revealed = True
-            self._emit("reveal", laid_out={str(s): names(self._laid[s]) for s in range(n)},
-                       special_colours={str(s): [COLOURS[c] for c in self._specials(s)] for s in range(n)})
+            self._event({"type": "reveal", "laid_out": {str(s): names(self._laid[s]) for s in range(n)},
+                         "special_colours": {str(s): [COLOURS[c] for c in self._specials(s)] for s in range(n)}})
         scores = []
         verkehrt, mild = self.flags["verkehrt"], self.flags["mild"]
         for s in range(n):                      # round_score, counted on masks
@@ -325,12 +326,12 @@ class StichelnState(GameState):
             "scores": scores,
         }
         self.past.append(record)
-        self._emit("round_end", round=self.round, laid_out=record["laid_out"],
-                   special_colours=record["special_colours"], scores=scores, totals=list(self.totals))
+        self._event({"type": "round_end", "round": self.round, "laid_out": record["laid_out"],
+                     "special_colours": record["special_colours"], "scores": scores, "totals": list(self.totals)})
         self._round_done = True
         if self.round >= self.rounds:
             self._phase = "over"
-            self._emit("match_end", scores=list(self.totals))
+            self._event({"type": "match_end", "scores": list(self.totals)})
         else:
             self._start_round()
 
@@ -356,7 +357,7 @@ class StichelnState(GameState):
         if self._phase == "colour":
             seat = self._order[self._idx]
             won = cards_of(self._trick_phase.won(seat))
-            opts = colour_choices((CARD_COLOUR[c] for c in won), self.flags["verschaerft"])
+            opts = colour_choices([CARD_COLOUR[c] for c in won], self.flags["verschaerft"])
             return [_colour_action(o) for o in opts]
         return []
 
@@ -415,15 +416,16 @@ class StichelnState(GameState):
             for c in laid:
                 self._hands[seat] &= ~(1 << c)
             self._special[seat] = tuple(sorted({CARD_COLOUR[c] for c in laid}))
-            self._emit("layout", visible_to=[seat], seat=seat, cards=names(laid))
-            self._emit("chosen", seat=seat)
+            self._event({"type": "layout", "seat": seat, "cards": names(laid)}, [seat])
+            self._event({"type": "chosen", "seat": seat})
             self._idx += 1
             if self._idx == len(self._order):
                 n = self.num_players
                 if not self.flags["nebel"]:
                     self._revealed = True
-                    self._emit("reveal", laid_out={str(s): names(self._laid[s]) for s in range(n)},
-                               special_colours={str(s): [COLOURS[c] for c in self._specials(s)] for s in range(n)})
+                    self._event({"type": "reveal", "laid_out": {str(s): names(self._laid[s]) for s in range(n)},
+                                 "special_colours": {str(s): [COLOURS[c] for c in self._specials(s)]
+                                                     for s in range(n)}})
                 self._begin_play()
         elif self._phase == "colour":
             choice: tuple[int, ...]
@@ -433,12 +435,12 @@ class StichelnState(GameState):
                 choice = (action - COLOUR,)
             self._choices[seat] = tuple(choice)
             self._special[seat] = tuple(choice)
-            self._emit("colour", visible_to=[seat], seat=seat, colours=[COLOURS[c] for c in choice])
-            self._emit("chosen", seat=seat)
+            self._event({"type": "colour", "seat": seat, "colours": [COLOURS[c] for c in choice]}, [seat])
+            self._event({"type": "chosen", "seat": seat})
             self._idx += 1
             if self._idx == len(self._order):
-                self._emit("reveal", colours={str(s): [COLOURS[c] for c in self._specials(s)]
-                                              for s in self._order})
+                self._event({"type": "reveal", "colours": {str(s): [COLOURS[c] for c in self._specials(s)]
+                                                for s in self._order}})
                 self._finish_round()
         else:  # pragma: no cover - card plays never reach here
             raise AssertionError(f"no slow-path action in phase {self._phase}")
@@ -606,4 +608,3 @@ GAME_INFO = register(GameInfo(
     summary="120 cards, no duty to follow, every other colour is trump (zeros never); "
             "minus points in your annoyance colour; 5 variants and their combinations",
     variants=VARIANTS))
-StichelnState.info = GAME_INFO

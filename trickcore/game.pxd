@@ -1,0 +1,30 @@
+# Compiled, trickcore/game.py's GameState is an extension type: its attributes are C fields,
+# and the hooks the fast path calls are cpdef (see trickcore/_core.pxd).  The source stays plain
+# Python; this file only declares (Cython's "augmenting .pxd", docs/contributing.md).
+from trickcore._core cimport StateCore
+
+cdef class GameState(StateCore):
+    cdef public object num_players
+    cdef public object options
+    cdef public object seed
+    cdef public list _events
+    cdef public object _previous_phase
+    cdef public object _ev_expanded
+    cdef public object _world_of
+    cdef public object _world_replay
+    # Anything else a caller sets (test doubles, a Python subclass's attributes) lands here.
+    cdef dict __dict__
+
+    cpdef _is_terminal(self)
+    cpdef _legal(self)
+    cpdef _apply(self, action)
+    cpdef _current_player(self)
+    cpdef _play_over(self)
+    cpdef _on_play_over(self)
+    cpdef _mark_plays(self)
+    cpdef _event(self, event, visible_to=*)
+    cpdef _emit_hands(self, kind, hands, names)
+    cpdef _start_play(self, deck, follow, winner, trump, hands, leader, tricks)
+    cpdef _move_text(self, move)
+    cpdef _check_seat(self, seat)
+    cpdef _in_play(self)

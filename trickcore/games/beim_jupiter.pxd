@@ -1,0 +1,35 @@
+# Compiled, BeimJupiterState is an extension type: its attributes are C fields and its flow
+# methods cpdef (trickcore/game.pxd says why); the source stays trickcore/games/beim_jupiter.py.
+from trickcore.game cimport GameState
+
+# Helpers the flow calls: cpdef, so compiled calls are C calls (Python sees the same functions).
+# _round_rng is not among them: tests replace it in the module to force a deal.
+cpdef dealt_per_player(r)
+cpdef tricks_in_round(r)
+cpdef deck_size(n, r)
+cpdef left_over(n, r)
+cpdef is_void_deal(hands, n)
+cpdef deal_round(rng, pool, n, r)
+cpdef _suit_value(card)
+cpdef determine_trump(pool)
+cpdef parse_bid(text)
+cpdef bid_text(action)
+cpdef bid_action(text)
+cpdef distribute(n, start, t, table, bids, colour, tricks, points)
+
+cdef class BeimJupiterState(GameState):
+    cdef public object _forced_deals, dealer, round, table, victory, zero_used, removed, selected
+    cdef public object last_round, _table_cache, phase, t, start, _round_start, colour, revealed
+    cdef public object trump, bids, tricks_result, points_result, _done, hands, leftover
+
+    cpdef _start_round(self)
+    cpdef _current_player(self)
+    cpdef _legal(self)
+    cpdef _parse(self, text)
+    cpdef _apply(self, action)
+    cpdef _colour_cards(self)
+    cpdef _reveal(self)
+    cpdef _play_over(self)
+    cpdef _move_text(self, move)
+    cpdef _is_terminal(self)
+    cpdef _table_view(self)

@@ -1,0 +1,53 @@
+# Compiled, KlaberjassState is an extension type: its attributes are C fields and its flow
+# methods cpdef (trickcore/game.pxd says why); the source stays trickcore/games/klaberjass.py.
+from trickcore.game cimport GameState
+
+# Helpers the flow calls: cpdef, so compiled calls are C calls (Python sees the same functions).
+cpdef card_id(suit, rank)
+cpdef suit_of(card)
+cpdef rank_of(card)
+cpdef card_points(card, trump)
+cpdef mask_points(mask, trump)
+cpdef mask_of(cards)
+cpdef _first_holding(hands, cards)
+cpdef names(mask_or_cards)
+cpdef seat_order(n, dealer)
+cpdef side_of(n, seat)
+cpdef n_sides(n)
+cpdef side_members(n, side)
+cpdef decompose_melds(hand)
+cpdef meld_key(meld, trump, order_pos)
+cpdef best_meld(declared, trump, n, dealer)
+cpdef meld_points(declared, trump, n, dealer)
+cpdef side_points(n, won, trump, last_winner, melds, belle_seat)
+cpdef deal_steps(n, declarer, side_points, mult)
+cpdef advance_dice(dice, steps, cap=*)
+cpdef die_face(score)
+cpdef next_dealer(n, dealer, steps)
+
+cdef class KlaberjassState(GameState):
+    cdef public object _forced, dealer, dice, deal_no, results, phase, _over, _order, _deal_start
+    cdef public object forehand, _seats, _hands, _packets, turned, turned_suit, _stack
+    cdef public object _turned_in_hand, picked_up, calls, kleines, trump, declarer, exchange
+    cdef public object _melds, declared, meld_calls, best, meld_pts, doubling, mult, belle
+    cdef public object _belle_holder, _tp_deal, _queue, _qi
+
+    cpdef _begin_deal(self)
+    cpdef _ask(self, phase, seats)
+    cpdef _trump_fixed(self, trump, declarer)
+    cpdef _begin_melds(self)
+    cpdef _melds_done(self)
+    cpdef _begin_play(self)
+    cpdef _belle_options(self)
+    cpdef _play_over(self)
+    cpdef _next_deal_or_end(self)
+    cpdef _throw_in(self)
+    cpdef _current_player(self)
+    cpdef _is_terminal(self)
+    cpdef _legal(self)
+    cpdef _parse(self, text)
+    cpdef _advance(self)
+    cpdef _apply(self, action)
+    cpdef _apply_card(self, action)
+    cpdef _hand_of(self, seat)
+    cpdef _world_order(self, world, seat, held, rng)
