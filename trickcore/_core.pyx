@@ -360,8 +360,9 @@ cdef int make_rules(Deck deck, tc_rules *r, int n_players, int follow, int winne
     r.follow = follow
     r.winner = winner
     r.trump = trump
-    check(tc_rules_check(&deck.d, r),
-          f"rules (players {n_players}, follow {follow}, winner {winner}, trump {trump})")
+    cdef int status = tc_rules_check(&deck.d, r)
+    if status < 0:   # the message only on error: formatting it costs more than the check
+        check(status, f"rules (players {n_players}, follow {follow}, winner {winner}, trump {trump})")
     return 0
 
 

@@ -15,11 +15,12 @@ cpdef determine_trump(pool)
 cpdef parse_bid(text)
 cpdef bid_text(action)
 cpdef bid_action(text)
-cpdef distribute(n, start, t, table, bids, colour, tricks, points)
+cpdef distribute(int n, start, t, table, bids, colour, tricks, points)
 
 cdef class BeimJupiterState(GameState):
+    cdef public str phase          # compared with literals on every decision
     cdef public object _forced_deals, dealer, round, table, victory, zero_used, removed, selected
-    cdef public object last_round, _table_cache, phase, t, start, _round_start, colour, revealed
+    cdef public object last_round, _table_cache, t, start, _round_start, colour, revealed
     cdef public object trump, bids, tricks_result, points_result, _done, hands, leftover
 
     cpdef _start_round(self)

@@ -564,7 +564,7 @@ class BeimJupiterState(GameState):
 
     def scores(self) -> list[float]:
         vals = self.info_deck.value
-        return [float(sum(vals[c] for c in cards)) for cards in self.victory]
+        return [float(sum([vals[c] for c in cards])) for cards in self.victory]
 
     # ---- worlds (docs/search.md; what a seat may know: §11) -------------------------------------
     def _world_model(self, seat: int | None) -> WorldModel[BeimJupiterState]:

@@ -2,19 +2,26 @@
 # methods cpdef (trickcore/game.pxd says why); the source stays trickcore/games/klaberjass.py.
 from trickcore.game cimport GameState
 
-# Helpers the flow calls: cpdef, so compiled calls are C calls (Python sees the same functions).
-cpdef card_id(suit, rank)
-cpdef suit_of(card)
-cpdef rank_of(card)
+# Helpers the flow calls: cpdef, so compiled calls are C calls (Python sees the same functions);
+# those on seats and card ids take C ints, and masks are 64-bit (Klaberjass has 32 cards).
+cimport cython
+from libc.stdint cimport uint64_t
+
+cpdef int card_id(int suit, int rank) except? -1
+cpdef int suit_of(int card) except? -1
+cpdef int rank_of(int card) except? -1
 cpdef card_points(card, trump)
-cpdef mask_points(mask, trump)
+@cython.locals(s=int)
+cpdef int mask_points(uint64_t mask, trump) except? -1
 cpdef mask_of(cards)
-cpdef _first_holding(hands, cards)
+@cython.locals(seat=int, hand=uint64_t)
+cpdef _first_holding(hands, uint64_t cards)
 cpdef names(mask_or_cards)
-cpdef seat_order(n, dealer)
-cpdef side_of(n, seat)
-cpdef n_sides(n)
-cpdef side_members(n, side)
+@cython.locals(k=int)
+cpdef list seat_order(int n, int dealer)
+cpdef int side_of(int n, int seat) except? -1
+cpdef int n_sides(int n) except? -1
+cpdef list side_members(int n, int side)
 cpdef decompose_melds(hand)
 cpdef meld_key(meld, trump, order_pos)
 cpdef best_meld(declared, trump, n, dealer)
@@ -23,10 +30,11 @@ cpdef side_points(n, won, trump, last_winner, melds, belle_seat)
 cpdef deal_steps(n, declarer, side_points, mult)
 cpdef advance_dice(dice, steps, cap=*)
 cpdef die_face(score)
-cpdef next_dealer(n, dealer, steps)
+cpdef int next_dealer(int n, int dealer, steps) except? -1
 
 cdef class KlaberjassState(GameState):
-    cdef public object _forced, dealer, dice, deal_no, results, phase, _over, _order, _deal_start
+    cdef public str phase          # compared with literals on every decision
+    cdef public object _forced, dealer, dice, deal_no, results, _over, _order, _deal_start
     cdef public object forehand, _seats, _hands, _packets, turned, turned_suit, _stack
     cdef public object _turned_in_hand, picked_up, calls, kleines, trump, declarer, exchange
     cdef public object _melds, declared, meld_calls, best, meld_pts, doubling, mult, belle

@@ -122,10 +122,13 @@ bits = _core.cards_list  # ascending card ids of a mask
 cards_of = _core.cards_list  # ascending card ids of a mask
 
 
+_BIT = tuple(1 << c for c in range(N_CARDS))   # the mask of each card
+
+
 def mask_of(cards: Iterable[int]) -> int:
     m = 0
     for c in cards:
-        m |= 1 << c
+        m |= _BIT[c]
     return m
 
 
@@ -372,6 +375,7 @@ def next_dealer(n: int, dealer: int, steps: list[int]) -> int:
 _DECISION = {"orgi": "take", "kleines": "kleines", "besser": "besser", "name": "trump",
              "exchange": "exchange", "meld": "meld", "kontra": "kontra", "re": "re", "play": "play"}
 _MASK64 = (1 << 64) - 1
+_IDENTITY = tuple(range(N_CARDS))   # the deck in id order, shuffled into each deal's order
 
 
 class KlaberjassState(GameState):
@@ -400,7 +404,7 @@ class KlaberjassState(GameState):
         order = self._forced.get(self.deal_no)
         if order is None:
             rng = Rng(self.seed ^ (((self.deal_no + 1) * 0x9E3779B97F4A7C15) & _MASK64))
-            order = list(range(N_CARDS))
+            order = list(_IDENTITY)
             rng.shuffle(order)
         else:
             order = list(order)

@@ -3,10 +3,11 @@
 from trickcore.game cimport GameState
 
 cdef class SquintState(GameState):
+    cdef public str phase          # compared with literals on every decision
     cdef public object _deal_overrides, dealer, deal_no, totals, results, _over, eldest, order
     cdef public object hands, squint, dealt, squint_left, bids, contract, offer, discards
     cdef public object squint_log, passes, null_discards, mult, duo_index, discard_n, deal_start
-    cdef public object phase, to_move, _play_started
+    cdef public object to_move, _play_started
 
     cpdef _deal_order(self, index)
     cpdef _begin_deal(self)

@@ -3,8 +3,9 @@
 from trickcore.game cimport GameState
 
 cdef class StichelnState(GameState):
+    cdef public str _phase          # compared with literals on every decision
     cdef public object _forced_deals, flags, variant, n_colours, max_value, hand_size, n_aside, k
-    cdef public object n_tricks, used, rounds, round, totals, round_scores, past, _phase, dealer
+    cdef public object n_tricks, used, rounds, round, totals, round_scores, past, dealer
     cdef public object leader, _round_start, _hands, _aside, _laid, _special, _choices, _revealed
     cdef public object _round_done, _order, _idx
 
