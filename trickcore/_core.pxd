@@ -69,6 +69,7 @@ cdef class StateCore:
     cdef public tuple _ev_sync
 
     cdef bint _in_trick_phase(self)
+    cdef tuple _legal_tuple(self)
     # The game's hooks (trickcore.game.GameState).  cpdef: the fast path calls a compiled game's
     # own through its vtable, with no attribute lookup; a Python subclass's are found as usual.
     cpdef _is_terminal(self)

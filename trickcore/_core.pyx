@@ -840,6 +840,9 @@ cdef class StateCore:
     def legal_actions(self):
         """Ascending legal action ids, a tuple (() once the game is over).  The same
         object is returned until an action is applied."""
+        return self._legal_tuple()
+
+    cdef tuple _legal_tuple(self):
         cdef tuple legal = self._legal_cache
         if legal is None:
             if self._in_trick_phase():
@@ -882,7 +885,7 @@ cdef class StateCore:
                                 self._on_play_over()
                                 self._legal_cache = None
                             return None
-                elif action in self.legal_actions():
+                elif action in self._legal_tuple():
                     # A legal id of another decision: no text, no second legality check
                     # (what GameState._apply_slow does once it has checked).
                     if self._shared:

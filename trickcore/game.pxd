@@ -4,7 +4,7 @@
 from trickcore._core cimport StateCore
 
 cdef class GameState(StateCore):
-    cdef public object num_players
+    cdef public int num_players       # checked before it is set: range(self.num_players) is a C loop
     cdef public object options
     cdef public object seed
     cdef public list _events
@@ -17,6 +17,7 @@ cdef class GameState(StateCore):
 
     cpdef _is_terminal(self)
     cpdef _legal(self)
+    cpdef action_to_string(self, action)
     cpdef _apply(self, action)
     cpdef _current_player(self)
     cpdef _play_over(self)

@@ -19,13 +19,14 @@ cpdef distribute(int n, start, t, table, bids, colour, tricks, points)
 
 cdef class BeimJupiterState(GameState):
     cdef public str phase          # compared with literals on every decision
-    cdef public object _forced_deals, dealer, round, table, victory, zero_used, removed, selected
+    cdef public object info_deck, _forced_deals, dealer, round, table, victory, zero_used, removed, selected
     cdef public object last_round, _table_cache, t, start, _round_start, colour, revealed
     cdef public object trump, bids, tricks_result, points_result, _done, hands, leftover
 
     cpdef _start_round(self)
     cpdef _current_player(self)
     cpdef _legal(self)
+    cpdef action_to_string(self, action)
     cpdef _parse(self, text)
     cpdef _apply(self, action)
     cpdef _colour_cards(self)

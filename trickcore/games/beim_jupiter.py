@@ -194,8 +194,7 @@ _SUIT_VALUE = {f"{suit}{v}": (s, v) for s, suit in enumerate(SUITS) for v in ran
 
 def _suit_value(card: str | Sequence[int]) -> tuple[int, int]:
     if isinstance(card, str):
-        known = _SUIT_VALUE.get(card)
-        return _parse_suit_value(card) if known is None else known
+        return _SUIT_VALUE[card] if card in _SUIT_VALUE else _parse_suit_value(card)
     s, v = card
     return int(s), int(v)
 
@@ -231,8 +230,7 @@ def determine_trump(pool: Iterable[str | Sequence[int]]) -> int | None:
 # ---- bids (rule 5.6) --------------------------------------------------------------------------
 def parse_bid(text: str) -> tuple[int, bool, bool]:
     """``"3"`` -> (3, False, False); ``"3+L"`` -> (3, True, False); ``"ZERO"`` -> (0, False, True)."""
-    known = _PARSED_BIDS.get(text)
-    return _parse_bid(text) if known is None else known
+    return _PARSED_BIDS[text] if text in _PARSED_BIDS else _parse_bid(text)
 
 
 def _parse_bid(text: str) -> tuple[int, bool, bool]:
@@ -252,6 +250,10 @@ _PARSED_BIDS = {text: _parse_bid(text) for text in ["ZERO"] + [f"{t}{lock}" for 
 
 
 def bid_text(action: int) -> str:
+    return _BID_TEXT[action] if action in _BID_TEXT else _bid_text(action)
+
+
+def _bid_text(action: int) -> str:
     if action == ZERO:
         return "ZERO"
     if BID_BASE + 1 <= action <= BID_BASE + MAX_T:
@@ -259,6 +261,11 @@ def bid_text(action: int) -> str:
     if LOCK_BASE + 1 <= action <= LOCK_BASE + MAX_T:
         return f"{action - LOCK_BASE}+L"
     raise ValueError(f"{action} is not a bid action")
+
+
+#: Every bid action's text, written once (a round writes each bid into its events and summary).
+_BID_TEXT = {a: _bid_text(a) for a in [ZERO, *range(BID_BASE + 1, BID_BASE + MAX_T + 1),
+                                       *range(LOCK_BASE + 1, LOCK_BASE + MAX_T + 1)]}
 
 
 def bid_action(text: str) -> int:
@@ -368,6 +375,7 @@ class BeimJupiterState(GameState):
                  deals: dict[int, tuple[Sequence[int], int]] | None = None):
         super().__init__(num_players, options, seed)
         n = num_players
+        self.info_deck: DeckInfo = DECK_INFO[n]   # the deck of this player count (shared, never changed)
         # Tests may fix the deal of given rounds (round -> (hands, left-over mask)); players never can.
         self._forced_deals = dict(deals or {})
         if self.options["first_dealer"] >= n:
@@ -387,10 +395,6 @@ class BeimJupiterState(GameState):
         self._start_round()
 
     # ---- flow ---------------------------------------------------------------------------------
-    @property
-    def info_deck(self) -> DeckInfo:
-        return DECK_INFO[self.num_players]
-
     def _start_round(self) -> None:
         n, d = self.num_players, self.info_deck
         self.round += 1
@@ -433,7 +437,7 @@ class BeimJupiterState(GameState):
     def _legal(self) -> list[int]:
         if self.phase == "colour":
             p = self._current_player()
-            return [COLOUR_BASE + c for c in self.info_deck.cards(self.hands[p] & self.info_deck.number_mask)]
+            return [COLOUR_BASE + c for c in _core.cards_list(self.hands[p] & self.info_deck.number_mask)]
         if self.phase == "bid":
             return list(_BID_LEGAL[self.t, not self.zero_used[self._current_player()]])
         if self.phase == "play" and self._tp is not None and not self._tp.over:

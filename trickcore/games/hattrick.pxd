@@ -10,6 +10,7 @@ cdef class HattrickState(GameState):
     cpdef _play_over(self)
     cpdef _current_player(self)
     cpdef _legal(self)
+    cpdef action_to_string(self, action)
     cpdef _parse(self, text)
     cpdef _apply(self, action)
     cpdef _is_terminal(self)

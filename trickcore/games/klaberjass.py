@@ -97,7 +97,10 @@ _TRUMP_BYTE = [sum(TRUMP_POINTS[r] for r in range(8) if m >> r & 1) for m in ran
 
 def mask_points(mask: int, trump: int | None) -> int:
     """Card points of a set of cards (the sum of card_points over it), a table lookup per suit."""
-    return sum([(_TRUMP_BYTE if s == trump else _PLAIN_BYTE)[mask >> (8 * s) & 255] for s in range(4)])
+    total = 0
+    for s in range(4):
+        total += (_TRUMP_BYTE if s == trump else _PLAIN_BYTE)[mask >> (8 * s) & 255]
+    return total
 
 
 def _build_deck(trump: int | None) -> _core.Deck:
@@ -291,7 +294,8 @@ _RUNS = [_suit_runs(suit) for suit in range(4)]
 def decompose_melds(hand: int) -> list[Meld]:
     """A player's melds by the fixed decomposition of §5.2 [D-8], sorted best first."""
     out = _RUNS[0][hand & 255] + _RUNS[1][hand >> 8 & 255] + _RUNS[2][hand >> 16 & 255] + _RUNS[3][hand >> 24 & 255]
-    out.sort(reverse=True)          # Meld orders by (kind, top, suit)
+    if len(out) > 1:
+        out.sort(reverse=True)      # Meld orders by (kind, top, suit)
     return out
 
 

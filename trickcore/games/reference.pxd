@@ -7,6 +7,7 @@ cdef class ReferenceState(GameState):
 
     cpdef _current_player(self)
     cpdef _legal(self)
+    cpdef action_to_string(self, action)
     cpdef _parse(self, text)
     cpdef _apply(self, action)
     cpdef _play_over(self)

@@ -15,6 +15,7 @@ cdef class StichelnState(GameState):
     cpdef _play_over(self)
     cpdef _current_player(self)
     cpdef _legal(self)
+    cpdef action_to_string(self, action)
     cpdef _apply(self, action)
     cpdef _is_terminal(self)
     cpdef _hands_now(self, tp)
