@@ -31,8 +31,9 @@ cdef class TrickPhase:
     # Completed tricks are logged in C (no Python object per trick on the fast path):
     # log[k] is the k-th completed trick as the core resolved it, log_next[k] the seat
     # that led the trick after it; n_log of them.  The ``tricks`` property builds the
-    # Python view on demand.
-    cdef tc_trick log[64]
+    # Python view on demand.  The log holds as many tricks as the phase has (allocated with
+    # the object, freed with it): a phase of 9 tricks does not carry, zero and copy 64.
+    cdef tc_trick *log
     cdef int8_t log_next[64]
     cdef int n_log
     # The Python tuples of ``tricks``, built once per completed trick when first asked
@@ -50,6 +51,7 @@ cdef class TrickPhase:
     cdef tc_trick *_trick_at(self, int k)
     cdef int _seat(self, int seat) except -1
     cdef TrickPhase copy_c(self)
+    cdef int _alloc_log(self, int tricks) except -1
 
 
 cdef class StateCore:

@@ -9,6 +9,7 @@ Python object per card.
 
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from trickcore._ccore cimport *
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
@@ -434,9 +435,21 @@ cdef class TrickPhase:
         if not 0 <= tricks <= 64:
             raise CoreError(TC_E_ARG, f"{tricks} tricks: a trick phase has at most 64")
         check(tc_play_init(&self.s, &deck.d, &self.rules, h, leader, tricks), "trick phase")
+        self._alloc_log(tricks)
         self.n_log = 0
         self.py_log = []
         self.described = []
+
+    cdef int _alloc_log(self, int tricks) except -1:
+        """Room in the log for ``tricks`` completed tricks, every trick a phase can complete."""
+        PyMem_Free(self.log)
+        self.log = <tc_trick *>PyMem_Malloc((tricks + 1) * sizeof(tc_trick))
+        if self.log == NULL:
+            raise MemoryError()
+        return 0
+
+    def __dealloc__(self):
+        PyMem_Free(self.log)
 
     cdef int play_c(self, int move) except? -9:
         """Play a checked move; returns the tc status (negative on error), 1 if a trick completed."""
@@ -742,6 +755,7 @@ cdef class TrickPhase:
         other.deck = self.deck
         other.rules = self.rules
         other.s = self.s
+        other._alloc_log(self.n_log + self.s.tricks_left)
         # Only the completed tricks of the log: a copy early in a deal stays cheap.
         memcpy(other.log, self.log, self.n_log * sizeof(tc_trick))
         memcpy(other.log_next, self.log_next, self.n_log * sizeof(int8_t))
@@ -774,6 +788,9 @@ def _trickphase_from_bytes(Deck deck, tuple rules, bytes state, bytes log, bytes
     tp.deck = deck
     make_rules(deck, &tp.rules, rules[0], rules[1], rules[2], rules[3])
     memcpy(&tp.s, <char *>state, sizeof(tc_play_state))
+    if not 0 <= tp.s.tricks_left <= 64 - n_log:
+        raise CoreError(TC_E_ARG, "not a pickled trick phase of this build")
+    tp._alloc_log(n_log + tp.s.tricks_left)
     memcpy(tp.log, <char *>log, n_log * sizeof(tc_trick))
     memcpy(tp.log_next, <char *>log_next, n_log)
     tp.n_log = n_log
@@ -811,7 +828,8 @@ cdef class StateCore:
     A game's state is an extension type too when its module is compiled (its
     attributes declared in the module's ``.pxd``): copies and pickles reach every
     attribute through the ``__reduce_cython__``/``__setstate_cython__`` pair that
-    Cython writes for each such class (all its fields, its ``__dict__`` last), which is
+    Cython writes for each such class (all its fields; a Python subclass's ``__dict__``
+    last), which is
     why this class has neither ``__cinit__`` nor ``__reduce__`` of its own."""
 
     # Attributes (_tp, _actions, _fast, _shared, _legal_cache, the legal actions of the
