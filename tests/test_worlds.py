@@ -110,6 +110,9 @@ def test_a_world_plays_to_the_end(game: str, n: int, options: dict[str, Any]) ->
             world.apply_action(rng.choice(world.legal_actions()))
         with pytest.raises(Exception, match="not the record"):
             world.to_record()
+        with pytest.raises(Exception, match="not the record"):   # a world of the public view too
+            state.determinize(None, rng.getrandbits(32)).to_record()
+        assert state.to_record()["history"] == state.history      # the state itself stays a record
 
 
 # ---- uniformity against exact enumeration ---------------------------------------------------------

@@ -10,6 +10,7 @@ cdef class GameState(StateCore):
     cdef public list _events
     cdef public object _previous_phase
     cdef public object _ev_expanded
+    cdef public bint _is_world
     cdef public object _world_of
     cdef public object _world_replay
     # No __dict__: every attribute a compiled state has is declared, so the cpdef methods'

@@ -241,9 +241,11 @@ class GameState(StateCore):
     ``action_to_string`` needs no state and the history is stored as ids."""
 
     info = cast(GameInfo, None)  # the game's registration: trickcore.games.register sets it
-    # Set on sampled worlds only (trickcore.worlds), None elsewhere: the seat a world was drawn
-    # for, and how to replay its current deal from a fresh game (first action index of the deal,
-    # constructor keywords that force the deal) — what tests use to prove a world is reachable.
+    # Set on sampled worlds only (trickcore.worlds): whether the state is one, the seat it was
+    # drawn for, and how to replay its current deal from a fresh game (first action index of the
+    # deal, constructor keywords that force the deal; None where nothing was hidden) — what tests
+    # use to prove a world is reachable.
+    _is_world: bool
     _world_of: Seat | None
     _world_replay: tuple[int, dict[str, Any]] | None
 
@@ -255,6 +257,7 @@ class GameState(StateCore):
         self.options = self.info.resolve_options(options, num_players)
         self.seed = seed
         self._actions = []
+        self._is_world = False
         self._world_of = None
         self._world_replay = None
         self._events: list[_Entry] = []
@@ -420,6 +423,7 @@ class GameState(StateCore):
                          if entry[0] is None or (seat is not None and seat in cast(frozenset[int], entry[0]))]
         world._ev_expanded = len(world._events)
         world.seed = rng.getrandbits(64)
+        world._is_world = True
         world._world_of = seat
         return world
 
@@ -632,7 +636,7 @@ class GameState(StateCore):
 
     # serialisation -------------------------------------------------------------------
     def to_record(self) -> Record:
-        if self._world_replay is not None:
+        if self._is_world:
             raise TrickcoreError("a sampled world (determinize) is not the record of a game: its seed "
                                  "does not deal its cards")
         return {"game": self.info.name, "players": self.num_players, "options": dict(self.options),
