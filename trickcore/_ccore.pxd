@@ -140,6 +140,8 @@ cdef extern from "trickcore.h" nogil:
 
     int tc_play_init(tc_play_state *s, const tc_deck *d, const tc_rules *r, const tc_cards *hands, int leader,
                      int tricks)
+    int tc_play_init_checked(tc_play_state *s, const tc_deck *d, const tc_rules *r, const tc_cards *hands,
+                             int leader, int tricks)
     int tc_play_over(const tc_play_state *s)
     int tc_play_to_move(const tc_play_state *s, const tc_rules *r)
     int tc_play_moves(const tc_deck *d, const tc_rules *r, const tc_play_state *s, uint16_t *out)

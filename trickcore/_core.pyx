@@ -440,7 +440,9 @@ cdef class TrickPhase:
         self.deck = deck
         if not 0 <= tricks <= 64:
             raise CoreError(TC_E_ARG, f"{tricks} tricks: a trick phase has at most 64")
-        check(tc_play_init(&self.s, &deck.d, &self.rules, h, leader, tricks), "trick phase")
+        # A Deck changes only through tc_deck_add and tc_deck_set_decl, which keep it valid, so
+        # its check is not run again for every trick phase (it is O(cards)).
+        check(tc_play_init_checked(&self.s, &deck.d, &self.rules, h, leader, tricks), "trick phase")
         self._alloc_log(tricks)
         self.n_log = 0
         self.py_log = []

@@ -304,6 +304,12 @@ typedef struct {
  * cards among them than seats: TC_E_UNPLAYABLE), the leader (TC_E_SEAT) and
  * `tricks` (0..TC_MAX_CARDS, else TC_E_ARG). */
 int tc_play_init(tc_play_state *s, const tc_deck *d, const tc_rules *r, const tc_cards *hands, int leader, int tricks);
+/* tc_play_init for a deck that passed tc_deck_check and has not changed since (a deck
+ * built only with tc_deck_init, tc_deck_add and tc_deck_set_decl is always one): the
+ * deck is not checked again, everything else is.  For callers that start many trick
+ * phases with one deck (a binding, a search); the deck check is O(cards). */
+int tc_play_init_checked(tc_play_state *s, const tc_deck *d, const tc_rules *r, const tc_cards *hands, int leader,
+                         int tricks);
 static inline int tc_play_over(const tc_play_state *s) { return s->tricks_left <= 0; }
 int tc_play_to_move(const tc_play_state *s, const tc_rules *r);  /* -1 when over */
 /* Legal moves of the seat to move (as tc_moves). */

@@ -36,6 +36,13 @@ int tc_play_init(tc_play_state *s, const tc_deck *d, const tc_rules *r, const tc
     int rc;
     if (!s || !d || !r || !hands) return TC_E_ARG;
     if ((rc = tc_deck_check(d)) != TC_OK) return rc;
+    return tc_play_init_checked(s, d, r, hands, leader, tricks);
+}
+
+int tc_play_init_checked(tc_play_state *s, const tc_deck *d, const tc_rules *r, const tc_cards *hands, int leader,
+                         int tricks) {
+    int rc;
+    if (!s || !d || !r || !hands) return TC_E_ARG;
     if ((rc = tc_rules_check(d, r)) != TC_OK) return rc;
     if (leader < 0 || leader >= r->n_players) return TC_E_SEAT;
     if (tricks < 0 || tricks > TC_MAX_CARDS) return TC_E_ARG;

@@ -2,6 +2,7 @@
  * compiler alone (make -C csrc check).  The Python suite holds the exhaustive
  * differential and perft tests; these pin the C API as embedders see it. */
 #include <stdio.h>
+#include <string.h>
 #include "trickcore.h"
 
 static int failures = 0;
@@ -145,6 +146,24 @@ static void test_validation(void) {
     CHECK(tc_play_init(&s, &d, &r, hands, 0, 13) == TC_E_HANDS);
     hands[1] = tc_or(hands[1], tc_cards_of(100));
     CHECK(tc_play_init(&s, &d, &r, hands, 0, 13) == TC_E_CARD);
+
+    /* tc_play_init_checked skips the deck's check only: the rest is refused alike. */
+    CHECK(tc_play_init_checked(&s, &d, &r, hands, 0, 13) == TC_E_CARD);
+    tc_deal(&rng, d.all, 4, 13, hands, NULL);
+    CHECK(tc_play_init_checked(&s, &d, &r, hands, 4, 13) == TC_E_SEAT);
+    CHECK(tc_play_init_checked(&s, &d, &r, hands, 0, 14) == TC_E_HANDS);
+    CHECK(tc_play_init_checked(NULL, &d, &r, hands, 0, 13) == TC_E_ARG);
+    r.follow = 4;                                  CHECK(tc_play_init_checked(&s, &d, &r, hands, 0, 13) == TC_E_FOLLOW);
+    r.follow = TC_FOLLOW_SUIT;
+    j = d; j.suit_mask[1].w[0] ^= 1;
+    CHECK(tc_play_init(&s, &j, &r, hands, 0, 13) == TC_E_DECK);       /* the unchecked deck is refused... */
+    {   /* ...the checked one trusted, and the phase it starts is the one tc_play_init starts */
+        tc_play_state t;
+        memset(&s, 0, sizeof s);
+        memset(&t, 0, sizeof t);
+        CHECK(tc_play_init_checked(&s, &d, &r, hands, 0, 13) == TC_OK);
+        CHECK(tc_play_init(&t, &d, &r, hands, 0, 13) == TC_OK && memcmp(&s, &t, sizeof s) == 0);
+    }
 
     /* Four lambs among four seats: a trick of lambs alone would have no winner. */
     tc_deck_init(&j, 1);
