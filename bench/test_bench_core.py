@@ -28,6 +28,10 @@ def test_binding_calls(benchmark, record):
     record(play_ns)
 
 
+def test_trickphase_limit(benchmark, record):
+    record(benchmark(lambda: bench.python_trickphase_limit(20_000)))
+
+
 def test_interface_play_reference(benchmark, record):
     ns = benchmark(lambda: bench.python_driven_reference(40))
     record(ns)

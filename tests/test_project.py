@@ -53,10 +53,24 @@ def test_bench_json_reports_ratios_to_the_floor():
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     names = {d["name"] for d in data}
-    assert {"floor_c", "core_playout_reference_c", "interface_play_reference_python"} <= names
+    # every goal of docs' benchmark table has its row, and each interpreter limit beside its loop
+    assert {"floor_c", "core_playout_reference_c", "interface_play_reference_python", "python_limit",
+            "natural_loop_reference_python", "binding_play_python", "trickphase_limit_python",
+            "interface_legal_actions_python", "python_noop_method"} <= names
     for d in data:
         assert d["ns_per_play"] > 0 and d["ratio"] > 0
     assert next(d for d in data if d["name"] == "floor_c")["ratio"] == 1.0
+
+
+def test_bench_compares_with_openspiels_full_game_loop():
+    """``trickcore bench --compare``: OpenSpiel's Hearts, Skat and Bridge through the full-game
+    loop of the game rows, in the same run (open_spiel is a test dependency)."""
+    from trickcore import bench
+
+    results = bench.compare_openspiel(repeat=1, games=2)
+    assert results is not None
+    assert [r.name for r in results] == [f"openspiel_{g}_full_games_python" for g, _, _ in bench.OPENSPIEL_GAMES]
+    assert all(r.ns_per_play > 0 and r.ratio > 0 for r in results)
 
 
 def test_unknown_game_is_a_clear_error():

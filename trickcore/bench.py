@@ -12,6 +12,7 @@ Used by ``trickcore bench`` and by the pytest-benchmark suites in bench/.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import pickle
 import random
 import time
@@ -160,6 +161,38 @@ def python_trickphase_calls(calls: int, seed: int = 1) -> tuple[float, float]:
             play(m[rng.below(len(m))])
             plays += 1
     return legal_ns, (time.perf_counter_ns() - t0) / plays
+
+
+class _NoOpPhase:
+    """Stand-in for a TrickPhase whose methods do nothing: the interpreter's own cost of the
+    TrickPhase loop (``over``, ``moves()``, the pick, ``play()``)."""
+
+    over = False
+
+    def __init__(self) -> None:
+        self.legal = tuple(range(10))
+
+    def moves(self) -> tuple[int, ...]:
+        return self.legal
+
+    def play(self, move: int) -> bool:
+        return False
+
+
+def python_trickphase_limit(plays: int, seed: int = 1) -> float:
+    """ns per "card play" of the loop of ``python_trickphase_calls`` over a stand-in whose methods
+    do nothing and whose moves already exist, with the same pick (``Rng.below``): no binding can
+    make that loop cheaper, and the C work it drives (the core's own playout) comes on top."""
+    p = _NoOpPhase()
+    below = _core.Rng(seed).below
+    pm, play = p.moves, p.play
+    t0 = time.perf_counter_ns()
+    for _ in range(plays):
+        if p.over:
+            break
+        m = pm()
+        play(m[below(len(m))])
+    return (time.perf_counter_ns() - t0) / plays
 
 
 def python_resolve_calls(calls: int, seed: int = 1) -> float:
@@ -332,6 +365,9 @@ class _Run:
                  "_core.resolve_trick() of a full 4-card trick from Python (one-off API); per call")
         self.add("binding_play_python", min(pl for _, pl in pairs),
                  "TrickPhase: moves(), random pick, play() from Python; per card")
+        self.add("trickphase_limit_python", self.best(lambda: python_trickphase_limit(int(200_000 * self.scale))),
+                 "interpreter limit of the row above: the same loop over no-op methods and an existing tuple; "
+                 "per card")
 
     def interface(self) -> None:
         self.say("reference game driven from Python through the game interface")
@@ -416,31 +452,45 @@ def run(quick: bool = False, repeat: int = 5, games: bool = True, progress: Call
     return bench.results()
 
 
-def compare_openspiel(repeat: int = 3, games: int = 100) -> Result | None:
-    """The same Python loop over OpenSpiel's Hearts (optional: needs open_spiel)."""
+#: OpenSpiel's trick-taking games that ``compare_openspiel`` drives, with what a full game holds.
+OPENSPIEL_GAMES: tuple[tuple[str, dict[str, Any], str], ...] = (("hearts", {}, "Hearts (pass phase included)"), ("skat", {}, "Skat (bidding and skat included)"),
+                   # played out: by default OpenSpiel scores a bridge deal by double-dummy analysis instead
+                   ("bridge", {"use_double_dummy_result": False}, "Bridge (auction and play)"))
+
+
+def _openspiel_full_games(game: Any, games: int, rng: _core.Rng) -> float:
+    """ns per action of ``games`` random full games of an OpenSpiel game (chance nodes resolved
+    by the same pick and not counted)."""
+    actions = 0
+    t0 = time.perf_counter_ns()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.below(len(outcomes))][0])
+                continue
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.below(len(legal))])
+            actions += 1
+    return (time.perf_counter_ns() - t0) / actions
+
+
+def compare_openspiel(repeat: int = 3, games: int = 100) -> list[Result] | None:
+    """The full-game loop of ``game_random_full_games`` over OpenSpiel's trick-taking games, each
+    full game from its deal (chance nodes resolved by the same random pick, not counted as
+    actions): per action, so it compares with the full-game rows' per-action figure.  None if
+    open_spiel is not installed."""
     try:
         import pyspiel  # type: ignore
     except ImportError:
         return None
-    game = pyspiel.load_game("hearts")
     rng = _core.Rng(1)
-
-    def once() -> float:
-        plays = 0
-        t0 = time.perf_counter_ns()
-        for _ in range(games):
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    state.apply_action(outcomes[rng.below(len(outcomes))][0])
-                    continue
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.below(len(legal))])
-                plays += 1
-        return (time.perf_counter_ns() - t0) / plays
-
-    ns = best(once, repeat)
-    floor_ns = min(_bench.floor(20000)[0] for _ in range(repeat))
-    return Result("openspiel_hearts_python", ns, ns / floor_ns,
-                  "OpenSpiel Hearts driven from Python (pass phase included in the actions); per action")
+    results = []
+    for name, params, what in OPENSPIEL_GAMES:
+        game = pyspiel.load_game(name, params)
+        ns = best(functools.partial(_openspiel_full_games, game, games, rng), repeat)
+        floor_ns = min(_bench.floor(20000)[0] for _ in range(repeat))
+        results.append(Result(f"openspiel_{name}_full_games_python", ns, ns / floor_ns,
+                              f"OpenSpiel {what}: full random games driven from Python; per action"))
+    return results

@@ -53,7 +53,8 @@ def games(as_json: bool) -> None:
 @click.option("--quick", is_flag=True, help="Smaller loops (a few seconds); noisier.")
 @click.option("--repeat", type=click.IntRange(1, 50), default=5, show_default=True, help="Best of N runs.")
 @click.option("--no-games", is_flag=True, help="Only the core and reference-game benchmarks.")
-@click.option("--compare", is_flag=True, help="Also run OpenSpiel's Hearts through Python (needs open_spiel).")
+@click.option("--compare", is_flag=True,
+              help="Also run OpenSpiel's Hearts, Skat and Bridge through the same loop (needs open_spiel).")
 def bench(as_json: bool, quick: bool, repeat: int, no_games: bool, compare: bool) -> None:
     """Measure the engine: every figure in ns per card play and as a ratio to the C floor loop."""
     from trickcore import bench as benchmarks
@@ -61,11 +62,11 @@ def bench(as_json: bool, quick: bool, repeat: int, no_games: bool, compare: bool
     progress = None if as_json else (lambda msg: click.echo(f"  ... {msg}", err=True))
     results = benchmarks.run(quick=quick, repeat=repeat, games=not no_games, progress=progress)
     if compare:
-        cmp = benchmarks.compare_openspiel()
-        if cmp is None:
+        compared = benchmarks.compare_openspiel()
+        if compared is None:
             click.echo("--compare: open_spiel is not installed (pip install open_spiel); skipped", err=True)
         else:
-            results.append(cmp)
+            results.extend(compared)
     if as_json:
         click.echo(json.dumps([r.to_json() for r in results], indent=1))
         return
