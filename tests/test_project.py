@@ -56,7 +56,8 @@ def test_bench_json_reports_ratios_to_the_floor():
     # every goal of docs' benchmark table has its row, and each interpreter limit beside its loop
     assert {"floor_c", "core_playout_reference_c", "interface_play_reference_python", "python_limit",
             "natural_loop_reference_python", "binding_play_python", "trickphase_limit_python",
-            "interface_legal_actions_python", "python_noop_method"} <= names
+            "interface_legal_actions_python", "python_noop_method", "interface_apply_action_python",
+            "python_noop_method_arg"} <= names
     for d in data:
         assert d["ns_per_play"] > 0 and d["ratio"] > 0
     assert next(d for d in data if d["name"] == "floor_c")["ratio"] == 1.0

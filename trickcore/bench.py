@@ -100,7 +100,8 @@ def natural_loop_reference(games: int, seed: int = 1) -> float:
 def interface_calls(calls: int, seed: int = 1) -> dict[str, float]:
     """ns per call, on a reference-game state in its trick phase: ``legal_actions()`` (cached
     within a decision), a no-op method call on a Python object (the comparison the goal names),
-    and ``apply_action(int)`` per card (with the ``legal_actions`` call that precedes it)."""
+    ``apply_action(int)`` per card with the ``legal_actions`` call that precedes it, and alone
+    (with a one-argument no-op method beside it)."""
     state = new_game("reference", 4, seed=seed)
     state.apply_action(state.legal_actions()[0])
     legal_actions, noop = state.legal_actions, _NoOp().method
@@ -119,6 +120,29 @@ def interface_calls(calls: int, seed: int = 1) -> dict[str, float]:
             apply_action(legal_actions()[0])
         plays += 52
     out["legal_apply"] = (time.perf_counter_ns() - t0) / plays
+    # apply_action(int) alone: each game's card plays recorded first, then replayed into a fresh
+    # state of the same seed (the fast path checks the card in C, so no legal_actions() call is
+    # needed in between); beside it a no-op method that takes one argument.
+    games = []
+    for st in states:
+        replay, moves = new_game("reference", 4, seed=st.seed), []
+        while not replay.is_terminal():
+            moves.append(replay.legal_actions()[0])
+            replay.apply_action(moves[-1])
+        games.append((new_game("reference", 4, seed=st.seed), moves))
+    plays = 0
+    t0 = time.perf_counter_ns()
+    for st, moves in games:
+        apply_action = st.apply_action
+        for move in moves:
+            apply_action(move)
+        plays += len(moves)
+    out["apply"] = (time.perf_counter_ns() - t0) / plays
+    noop_arg = _NoOp().apply_action
+    t0 = time.perf_counter_ns()
+    for move in range(calls):
+        noop_arg(move)
+    out["noop_arg"] = (time.perf_counter_ns() - t0) / calls
     return out
 
 
@@ -386,6 +410,11 @@ class _Run:
                  "a no-op method call on a Python object (the yardstick of the call above); per call")
         self.add("interface_legal_apply_python", min(c["legal_apply"] for c in calls),
                  "legal_actions() + apply_action(int) per card, reference game")
+        self.add("interface_apply_action_python", min(c["apply"] for c in calls),
+                 "apply_action(int) alone, a card play of the reference game; per call")
+        self.add("python_noop_method_arg", min(c["noop_arg"] for c in calls),
+                 "a no-op method call with one argument on a Python object (the yardstick of the call "
+                 "above); per call")
 
     def game(self, name: str, title: str, players: int) -> None:
         self.say(f"{name} {players}p")
@@ -453,9 +482,12 @@ def run(quick: bool = False, repeat: int = 5, games: bool = True, progress: Call
 
 
 #: OpenSpiel's trick-taking games that ``compare_openspiel`` drives, with what a full game holds.
-OPENSPIEL_GAMES: tuple[tuple[str, dict[str, Any], str], ...] = (("hearts", {}, "Hearts (pass phase included)"), ("skat", {}, "Skat (bidding and skat included)"),
-                   # played out: by default OpenSpiel scores a bridge deal by double-dummy analysis instead
-                   ("bridge", {"use_double_dummy_result": False}, "Bridge (auction and play)"))
+OPENSPIEL_GAMES: tuple[tuple[str, dict[str, Any], str], ...] = (
+    ("hearts", {}, "Hearts (pass phase included)"),
+    ("skat", {}, "Skat (bidding and skat included)"),
+    # played out: by default OpenSpiel scores a bridge deal by double-dummy analysis instead
+    ("bridge", {"use_double_dummy_result": False}, "Bridge (auction and play)"),
+)
 
 
 def _openspiel_full_games(game: Any, games: int, rng: _core.Rng) -> float:
