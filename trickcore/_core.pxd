@@ -70,7 +70,7 @@ cdef class StateCore:
     # open trick marked, cards played); kept here because a copy must point it at its own phase.
     cdef public tuple _ev_sync
 
-    cdef bint _in_trick_phase(self)
+    cdef bint _in_trick_phase(self) noexcept   # reads fields only: nothing to raise
     cdef tuple _legal_tuple(self)
     # The game's hooks (trickcore.game.GameState).  cpdef: the fast path calls a compiled game's
     # own through its vtable, with no attribute lookup; a Python subclass's are found as usual.

@@ -844,7 +844,7 @@ cdef class StateCore:
     # Attributes (_tp, _actions, _fast, _shared, _legal_cache, the legal actions of the
     # current decision or None, _edits and _ev_sync): trickcore/_core.pxd.
 
-    cdef inline bint _in_trick_phase(self):
+    cdef inline bint _in_trick_phase(self) noexcept:
         return self._fast and self._tp is not None and not tc_play_over(&self._tp.s)
 
     cpdef _is_terminal(self):
