@@ -19,16 +19,15 @@ from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_AsLongLongAndOverflow
 from cpython.dict cimport PyDict_SetItem
 
 cdef extern from "Python.h":
-    # Only the member set_class_attribute needs, of the real PyTypeObject.
-    ctypedef struct _TypeWithDict "PyTypeObject":
-        PyObject *tp_dict
-    # What clone() needs: a new, empty instance without a Python-level call, and whether
-    # instances have a __dict__.
+    # The members of the real PyTypeObject that this module reads: the type's dict
+    # (set_class_attribute), and for clone() a new, empty instance without a Python-level call
+    # and whether instances have a __dict__.
     ctypedef object (*_newfunc)(void *, PyObject *, PyObject *)   # (type, args, kwargs)
-    ctypedef struct PyTypeObject:
+    ctypedef struct _Type "PyTypeObject":
+        PyObject *tp_dict
         _newfunc tp_new
         Py_ssize_t tp_dictoffset
-    void PyType_Modified(_TypeWithDict *)
+    void PyType_Modified(_Type *)
 
 from trickcore.errors import CoreError
 
@@ -996,9 +995,9 @@ cdef class StateCore:
         if copy is not NULL:
             # The class's copier assigns every C field; a Python subclass's own attributes
             # are in its __dict__, copied after its compiled base's fields.
-            new = <StateCore>(<PyTypeObject *>cls).tp_new(<void *>cls, <PyObject *>_NO_ARGS, NULL)
+            new = <StateCore>(<_Type *>cls).tp_new(<void *>cls, <PyObject *>_NO_ARGS, NULL)
             copy(self, new)
-            if (<PyTypeObject *>cls).tp_dictoffset:
+            if (<_Type *>cls).tp_dictoffset:
                 new.__dict__.update(self.__dict__)
         else:
             new = cls.__new__(cls)
@@ -1075,7 +1074,7 @@ def set_class_attribute(type cls, str name, value):
     if cls.__flags__ & (1 << 9):              # Py_TPFLAGS_HEAPTYPE: a class made by Python code
         setattr(cls, name, value)
         return
-    cdef _TypeWithDict *t = <_TypeWithDict *>cls
+    cdef _Type *t = <_Type *>cls
     PyDict_SetItem(<object>t.tp_dict, name, value)
     PyType_Modified(t)
 
