@@ -128,6 +128,19 @@ def cards_list(object cards):
     return [ids[i] for i in range(n)]
 
 
+def cards_mask(object ids):
+    """The card set of an iterable of card ids (0..127), each counted once: the inverse of
+    cards_list.  The flow of a game builds its hands from a shuffled pack with it, a C loop
+    where a Python one would shift and or a Python int per card."""
+    cdef tc_cards c = tc_cards_empty()
+    cdef Py_ssize_t card
+    for card in ids:                    # Cython walks a list or tuple by index
+        if card < 0 or card >= TC_MAX_CARDS:
+            raise CoreError(TC_E_CARD, f"card id {card} is outside 0..{TC_MAX_CARDS - 1}")
+        c = tc_or(c, tc_cards_of(<int>card))
+    return cards_to_int(c)
+
+
 def cards_nth(object cards, int n):
     return tc_nth(int_to_cards(cards), n)
 

@@ -19,6 +19,21 @@ def test_card_set_helpers_span_two_words():
         _core.cards_count(-1)
 
 
+def test_cards_mask_is_the_inverse_of_cards_list():
+    s = (1 << 3) | (1 << 64) | (1 << 127)
+    assert _core.cards_mask([3, 64, 127]) == s
+    assert _core.cards_mask((127, 3, 64, 3)) == s            # any order; a repeated id counts once
+    assert _core.cards_mask(c for c in (3, 64, 127)) == s     # any iterable
+    assert _core.cards_mask([]) == 0
+    for m in (0, 1, (1 << 52) - 1, 0x5A5A << 40, s):
+        assert _core.cards_mask(_core.cards_list(m)) == m
+    for bad in ([128], [-1], [3, 1 << 40]):
+        with pytest.raises(CoreError):
+            _core.cards_mask(bad)
+    with pytest.raises(TypeError):
+        _core.cards_mask(["AS"])
+
+
 def test_generator_is_pinned():
     """The generator is part of the API: these numbers must never change on any platform."""
     rng = _core.Rng(0)

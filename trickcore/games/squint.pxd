@@ -2,6 +2,20 @@
 # methods cpdef (trickcore/game.pxd says why); the source stays trickcore/games/squint.py.
 from trickcore.game cimport GameState
 
+# Helpers the flow calls: cpdef, so compiled calls are C calls (Python sees the same functions).
+cpdef int card_suit(int card) except? -1
+cpdef int card_rank(int card) except? -1
+cpdef str card_name(int card)
+cpdef names(cards)
+cpdef pair_cards(int action)
+cpdef list priority_order(int dealer)
+cpdef deal_hands(order, int dealer)
+cpdef determine_contract(bids, int dealer)
+cpdef resolve_choice(contract, choice)
+cpdef clean_counts(tricks, int penalty)
+cpdef score_deal(contract, tricks, clean=*, h=*)
+cpdef game_over(totals, deals_done, target_score, deal_limit, max_deals)
+
 cdef class SquintState(GameState):
     cdef public str phase          # compared with literals on every decision
     cdef public object _deal_overrides, dealer, deal_no, totals, results, _over, eldest, order

@@ -42,8 +42,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from trickcore import _core
 from trickcore._core import Rng, TrickPhase
@@ -96,11 +95,7 @@ def card_id(text: str) -> int:
     return SUITS.index(text[1]) * 13 + RANKS.index(text[0])
 
 
-def mask(cards: Iterable[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
+mask = _core.cards_mask  # the mask of some card ids
 
 
 cards_of = _core.cards_list  # ascending card ids of a mask
@@ -135,18 +130,17 @@ def priority_order(dealer: int) -> list[int]:
 
 def deal_hands(order: list[int], dealer: int) -> tuple[list[int], tuple[int, int]]:
     """§3.2-3: hands (masks) and the squint (bottom d[50], top d[51]) of a shuffled pack."""
-    if sorted(order) != list(range(52)):
+    if len(order) != 52 or mask(order) != ALL_CARDS:     # 52 ids covering all 52 cards
         raise ValueError("a deal order is a permutation of the 52 card ids")
     hands = [0] * N_PLAYERS
-    for k in range(50):
-        hands[(dealer + 1 + k) % N_PLAYERS] |= 1 << order[k]
+    for i in range(N_PLAYERS):    # d[k] goes to seat D+1+k: seat D+1+i gets d[i], d[i+5], ...
+        hands[(dealer + 1 + i) % N_PLAYERS] = mask(order[i:50:N_PLAYERS])
     return hands, (order[50], order[51])
 
 
 # ---- contracts (§5) -------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Contract:
-    """The contract of a deal.
+class Contract(NamedTuple):
+    """The contract of a deal (immutable: copies of a state share it).
 
     kind: ``ace`` / ``misere`` (single Ace solo / Misère), ``multiple`` (two or more Ace/Deuce
     bidders), ``grand``, ``plain`` (Plain solo), ``duo``, ``null``, or ``choice`` (4-1 pattern,
@@ -188,26 +182,26 @@ def determine_contract(bids: list[int], dealer: int) -> Contract:
     ranks = [card_rank(c) for c in bids]
     suits = [card_suit(c) for c in bids]
     # Step 1: Aces and Deuces.
-    aces = tuple(s for s in prio if ranks[s] == 14)
-    deuces = tuple(s for s in prio if ranks[s] == 2)
+    aces = tuple([s for s in prio if ranks[s] == 14])
+    deuces = tuple([s for s in prio if ranks[s] == 2])
     if aces or deuces:
         if len(aces) + len(deuces) == 1:
             if aces:
                 return Contract("ace", aces, aces=aces)
             return Contract("misere", deuces, deuces=deuces)
-        return Contract("multiple", tuple(s for s in prio if s in aces or s in deuces),
+        return Contract("multiple", tuple([s for s in prio if s in aces or s in deuces]),
                         aces=aces, deuces=deuces)
     # Step 2: court cards (K > Q > J, priority order breaks ties).
     courts = [s for s in prio if 11 <= ranks[s] <= 13]
     if courts:
-        best = max(ranks[s] for s in courts)
-        soloist = next(s for s in courts if ranks[s] == best)  # first in priority order
+        best = max([ranks[s] for s in courts])
+        soloist = [s for s in courts if ranks[s] == best][0]  # first in priority order
         return Contract("grand", (soloist,), trump=suits[soloist])
     # Step 3: numerals only - the suit pattern.
     count = [0] * 4
     for s in suits:
         count[s] += 1
-    pattern = "-".join(str(c) for c in sorted((c for c in count if c), reverse=True))
+    pattern = "-".join([str(c) for c in sorted([c for c in count if c], reverse=True)])
     if pattern == "5":
         pattern = "5-0"  # the rules' name (docs/rules/squint.md §5)
     by_count: dict[int, list[int]] = {}
@@ -215,12 +209,12 @@ def determine_contract(bids: list[int], dealer: int) -> Contract:
         by_count.setdefault(count[suit], []).append(suit)
     if pattern == "2-2-1":
         single = by_count[1][0]
-        soloist = next(s for s in prio if suits[s] == single)
+        soloist = [s for s in prio if suits[s] == single][0]
         return Contract("plain", (soloist,), trump=single, pattern=pattern)
     if pattern in ("2-1-1-1", "3-2"):
         pair_suit = by_count[2][0]
-        partners = sorted((s for s in range(N_PLAYERS) if suits[s] == pair_suit),
-                          key=lambda s: -ranks[s])
+        partners = [s for _minus_rank, s in sorted([(-ranks[s], s) for s in range(N_PLAYERS)
+                                                    if suits[s] == pair_suit])]   # higher bid card first
         return Contract("duo", tuple(partners), trump=pair_suit, pattern=pattern)
     if pattern == "3-1-1":
         return Contract("null", (), penalty=by_count[3][0], pattern=pattern)
@@ -228,7 +222,7 @@ def determine_contract(bids: list[int], dealer: int) -> Contract:
         return Contract("null", (), penalty=by_count[5][0], pattern=pattern)
     if pattern == "4-1":
         single = by_count[1][0]
-        chooser = next(s for s in prio if suits[s] == single)
+        chooser = [s for s in prio if suits[s] == single][0]
         return Contract("choice", (chooser,), pattern=pattern, solo_trump=single,
                         null_penalty=by_count[4][0])
     raise AssertionError(f"impossible pattern {pattern}")  # five cards in four suits
@@ -282,7 +276,7 @@ def clean_counts(tricks: Iterable[tuple[Any, ...]], penalty: int) -> list[int]:
     clean = [0] * N_PLAYERS
     for trick in tricks:
         moves, winner = trick[1], trick[2]
-        if all(card_suit(m & 127) != penalty for m in moves):
+        if penalty not in [card_suit(m & 127) for m in moves]:
             clean[winner] += 1
     return clean
 
@@ -302,10 +296,10 @@ def score_deal(contract: Contract, tricks: list[int], clean: list[int] | None = 
         out[s] = grand_score(tricks[s], h)
     elif k == "plain":
         s = contract.contractors[0]
-        best = max(tricks[o] for o in range(N_PLAYERS) if o != s)
+        best = max([tricks[o] for o in range(N_PLAYERS) if o != s])
         out[s] = plain_score(tricks[s], best, h)
     elif k == "duo":
-        combined = sum(tricks[s] for s in contract.contractors)
+        combined = sum([tricks[s] for s in contract.contractors])
         for s in contract.contractors:
             out[s] = duo_score(combined, h)
     elif k == "null":
