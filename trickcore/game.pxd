@@ -26,6 +26,7 @@ cdef class GameState(StateCore):
     cpdef _on_play_over(self)
     cpdef _mark_plays(self)
     cpdef _event(self, event, visible_to=*)
+    cpdef _event_of(self, kind, data, visible_to=*)
     cpdef _emit_hands(self, kind, hands, names)
     cpdef _start_play(self, deck, follow, winner, trump, hands, leader, tricks)
     cpdef _move_text(self, move)

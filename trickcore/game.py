@@ -76,13 +76,25 @@ class _Hands:
 
 
 _HANDS = _Hands()
+
+
+class _Later:
+    """Marks an event-list entry whose event is built when the events are read."""
+
+    def __reduce__(self) -> str:
+        return "_LATER"  # a singleton, as _PLAYS
+
+
+_LATER = _Later()
 #: The visibility of an event only one seat sees, shared (events never change).
 _ONE_SEAT = tuple(frozenset((seat,)) for seat in range(8))
 #: An entry of the event list: (visibility, event); (_PLAYS, (phase, from trick, from card, to
-#: trick, to card)) for card plays, or (_HANDS, (kind, names, hands)) for a deal's hands, both
-#: expanded into events when the events are read (``_expand_plays``).
+#: trick, to card)) for card plays, (_HANDS, (kind, names, hands)) for a deal's hands, or
+#: (_LATER, (visibility, kind, data)) for ``{"type": kind, **data}``, all expanded into events
+#: when the events are read (``_expand_plays``).
 _Entry = (tuple[Visibility, Event] | tuple[_Plays, tuple[TrickPhase, int, int, int, int]]
-          | tuple[_Hands, tuple[str, Callable[[int], list[str]], tuple[int, ...]]])
+          | tuple[_Hands, tuple[str, Callable[[int], list[str]], tuple[int, ...]]]
+          | tuple[_Later, tuple[Visibility, str, Event]])
 
 __all__ = ["TERMINAL", "Action", "Event", "GameConfigError", "GameInfo", "GameState", "IllegalActionError",
            "Observation", "OptionSpec", "Options", "Record", "Seat", "TrickcoreError", "Visibility",
@@ -183,7 +195,7 @@ def _fmt_counts(counts: Sequence[int]) -> str:
 
 
 #: Values a copy of a state shares with the original: immutable ones.
-_IMMUTABLE = frozenset({int, float, str, bool, type(None), bytes, frozenset, range, _Plays, _Hands})
+_IMMUTABLE = frozenset({int, float, str, bool, type(None), bytes, frozenset, range, _Plays, _Hands, _Later})
 
 
 def _fresh(value: Any, memo: dict[int, Any]) -> Any:
@@ -211,7 +223,7 @@ def _fresh(value: Any, memo: dict[int, Any]) -> Any:
         out = memo[id(value)] = value if all(a is b for a, b in zip(items, value)) else tuple(items)
     elif kind is set:
         out = memo[id(value)] = set(value)        # of hashable, hence immutable, items here
-    elif _frozen_dataclass(kind):
+    elif _frozen_dataclass(kind) or (issubclass(kind, tuple) and hasattr(kind, "_fields")):
         out = value                                # value objects (melds, contracts)
     else:
         out = copy.deepcopy(value, memo)
@@ -275,8 +287,9 @@ class GameState(StateCore):
     def decision(self) -> str:
         raise NotImplementedError
 
-    def _legal(self) -> list[Action]:
-        """Ascending legal action ids outside the card-play fast path."""
+    def _legal(self) -> Sequence[Action]:
+        """Ascending legal action ids outside the card-play fast path (a list, or a tuple the
+        game keeps for a decision whose choices never change)."""
         raise NotImplementedError
 
     def action_to_string(self, action: Action) -> str:
@@ -537,6 +550,14 @@ class GameState(StateCore):
         dictionary of them and a second one for ``**data`` on top of the event itself."""
         self._event({"type": kind, **data}, visible_to)
 
+    def _event_of(self, kind: str, data: Event, visible_to: Iterable[int] | None = None) -> None:
+        """``_event({"type": kind, **data}, visible_to)`` for a dict the game keeps as well (a
+        deal's summary in ``results``): the event is merged only when the events are read, so
+        loops, rollouts and searches never copy it.  ``data`` must not change afterwards."""
+        if self._tp is not None:
+            self._mark_plays()
+        self._events.append((_LATER, (None if visible_to is None else _visibility(visible_to), kind, data)))
+
     def _emit_hands(self, kind: str, hands: Sequence[int], names: Callable[[int], list[str]]) -> None:
         """Record the events that show each seat its dealt hand (``hands[seat]``, a card mask):
         ``{"type": kind, "seat": seat, "cards": names(hand)}``, private to the seat.  One entry
@@ -581,6 +602,9 @@ class GameState(StateCore):
                 kind, names, hands = cast(tuple[str, Callable[[int], list[str]], tuple[int, ...]], entry[1])
                 tail.extend([(_ONE_SEAT[seat], {"type": kind, "seat": seat, "cards": names(hand)})
                              for seat, hand in enumerate(hands)])
+            elif mark is _LATER:
+                vis, kind, data = cast(tuple[Visibility, str, Event], entry[1])
+                tail.append((vis, {"type": kind, **data}))
             else:
                 tail.append(entry)
         events[first:] = tail

@@ -204,27 +204,21 @@ def determine_trump(pool: Iterable[str | Sequence[int]]) -> int | None:
 
     ``pool`` holds the colour cards just revealed and the old ones lying at trick-count cards, as
     names (``"R11"``) or (suit, value) pairs."""
-    cards = [_suit_value(c) for c in pool]
-    count: dict[int, int] = {}
-    for s, _v in cards:
-        count[s] = count.get(s, 0) + 1
-    if not count:
+    count, total, high = [0] * len(SUITS), [0] * len(SUITS), [0] * len(SUITS)
+    for card in pool:
+        s, v = _suit_value(card)
+        count[s] += 1
+        total[s] += v
+        high[s] = max(high[s], v)
+    cand = [s for s in range(len(SUITS)) if count[s]]
+    if not cand:
         return None
-    best = max(count.values())
-    cand = [s for s in count if count[s] == best]                     # a) count
-    if len(cand) == 1:
-        return cand[0]
-    sums = {s: sum([v for t, v in cards if t == s]) for s in cand}    # b) sum, tied suits only
-    best = max(sums.values())
-    cand = [s for s in cand if sums[s] == best]
-    if len(cand) == 1:
-        return cand[0]
-    high = {s: max([v for t, v in cards if t == s]) for s in cand}    # c) highest card
-    best = max(high.values())
-    cand = [s for s in cand if high[s] == best]
-    if len(cand) == 1:
-        return cand[0]
-    return None                                                       # d) no trump
+    for key in (count, total, high):     # a) count, b) sum, c) highest card, among the tied suits
+        best = max([key[s] for s in cand])
+        cand = [s for s in cand if key[s] == best]
+        if len(cand) == 1:
+            return cand[0]
+    return None                          # d) no trump
 
 
 # ---- bids (rule 5.6) --------------------------------------------------------------------------
@@ -434,12 +428,12 @@ class BeimJupiterState(GameState):
             return ""
         return self.phase
 
-    def _legal(self) -> list[int]:
+    def _legal(self) -> Sequence[int]:
         if self.phase == "colour":
             p = self._current_player()
             return [COLOUR_BASE + c for c in _core.cards_list(self.hands[p] & self.info_deck.number_mask)]
         if self.phase == "bid":
-            return list(_BID_LEGAL[self.t, not self.zero_used[self._current_player()]])
+            return _BID_LEGAL[self.t, not self.zero_used[self._current_player()]]
         if self.phase == "play" and self._tp is not None and not self._tp.over:
             return self._tp.moves()
         return []
@@ -549,7 +543,7 @@ class BeimJupiterState(GameState):
             "removed": res.removed, "gains": res.gains(), "scores": self.scores(),
         }
         self.last_round = summary
-        self._event({"type": "round_end", **summary})
+        self._event_of("round_end", summary)
         if self.round == ROUNDS:                                 # rule 8.4
             self.phase = "over"
             self._event({"type": "game_end", "scores": self.scores(), "ranks": self.ranks()})
@@ -681,7 +675,8 @@ class BeimJupiterState(GameState):
             "tricks": tricks,
             "tricks_won": tp.tricks_won() if tp is not None else [0] * n,
             "trick_points": tp.points_won() if tp is not None else [0] * n,
-            "last_round": self.last_round,
+            # a copy: the summary is also the round_end event, recorded when read
+            "last_round": None if self.last_round is None else dict(self.last_round),
         }
 
 

@@ -13,7 +13,6 @@ cpdef int rank_of(int card) except? -1
 cpdef card_points(card, trump)
 @cython.locals(s=int)
 cpdef int mask_points(uint64_t mask, trump) except? -1
-cpdef mask_of(cards)
 @cython.locals(seat=int, hand=uint64_t)
 cpdef _first_holding(hands, uint64_t cards)
 cpdef names(mask_or_cards)

@@ -125,14 +125,7 @@ bits = _core.cards_list  # ascending card ids of a mask
 cards_of = _core.cards_list  # ascending card ids of a mask
 
 
-_BIT = tuple(1 << c for c in range(N_CARDS))   # the mask of each card
-
-
-def mask_of(cards: Iterable[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= _BIT[c]
-    return m
+mask_of = _core.cards_mask  # the mask of some card ids
 
 
 def _first_holding(hands: Sequence[int], cards: int) -> int | None:
@@ -376,6 +369,11 @@ def next_dealer(n: int, dealer: int, steps: list[int]) -> int:
 
 
 # ---- the state -----------------------------------------------------------------------------
+#: The decisions with the same two choices every time, in action-id order.
+_TWO_WAY = {"orgi": (A_TAKE, A_PASS), "kleines": (A_PASS, A_KLEINES), "besser": (A_PASS, A_BESSER),
+            "exchange": (A_EXCHANGE, A_KEEP), "kontra": (A_PASS, A_KONTRA), "re": (A_PASS, A_RE)}
+#: The rounds of the auction, whose calls are kept in ``calls``.
+_AUCTION = frozenset({"orgi", "kleines", "besser", "name"})
 _DECISION = {"orgi": "take", "kleines": "kleines", "besser": "besser", "name": "trump",
              "exchange": "exchange", "meld": "meld", "kontra": "kontra", "re": "re", "play": "play"}
 _MASK64 = (1 << 64) - 1
@@ -544,7 +542,7 @@ class KlaberjassState(GameState):
             "multiplier": self.mult, **pts, "success": success,
             "steps": steps, "dice": list(self.dice), "next_dealer": self.dealer}
         self.results.append(result)
-        self._event({"type": "deal_end", **result})
+        self._event_of("deal_end", result)
         self.deal_no += 1
         self._next_deal_or_end()
 
@@ -580,27 +578,18 @@ class KlaberjassState(GameState):
     def _is_terminal(self) -> bool:
         return self._over
 
-    def _legal(self) -> list[int]:
+    def _legal(self) -> Sequence[int]:
         ph = self.phase
-        if ph == "orgi":
-            return [A_TAKE, A_PASS]
-        if ph == "kleines":
-            return [A_PASS, A_KLEINES]
-        if ph == "besser":
-            return [A_PASS, A_BESSER]
-        if ph == "name":
-            return [A_NAME + s for s in range(4) if s != self.turned_suit]
-        if ph == "exchange":
-            return [A_EXCHANGE, A_KEEP]
-        if ph == "meld":
-            return [A_PASS, A_DECLARE] if self._melds[self._queue[self._qi]] else [A_PASS]
-        if ph == "kontra":
-            return [A_PASS, A_KONTRA]
-        if ph == "re":
-            return [A_PASS, A_RE]
+        choices = _TWO_WAY.get(ph)
+        if choices is not None:
+            return choices
         if ph == "play":
             return self._trick_phase.moves() + self._belle_options()
-        return []
+        if ph == "name":
+            return [A_NAME + s for s in range(4) if s != self.turned_suit]
+        if ph == "meld":
+            return (A_PASS, A_DECLARE) if self._melds[self._queue[self._qi]] else (A_PASS,)
+        return ()
 
     def action_to_string(self, action: int) -> str:
         if 0 <= action < N_CARDS:
@@ -629,7 +618,7 @@ class KlaberjassState(GameState):
             return
         seat = self._queue[self._qi]
         word = self.action_to_string(action)
-        if ph in ("orgi", "kleines", "besser", "name"):
+        if ph in _AUCTION:
             self.calls.append((ph, seat, word))
             self._event({"type": "call", "round": ph, "seat": seat, "call": word})
         if ph == "orgi":

@@ -445,7 +445,7 @@ class SquintState(GameState):
         if self.null_discards is not None:
             result["null_discards"] = names(self.null_discards)
         self.results.append(result)
-        self._event({"type": "deal_end", **result})
+        self._event_of("deal_end", result)
         o = self.options
         if game_over(self.totals, self.deal_no, o["target_score"], o["deal_limit"], o["max_deals"]):
             self._over = True
