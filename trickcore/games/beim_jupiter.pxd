@@ -1,5 +1,6 @@
 # Compiled, BeimJupiterState is an extension type: its attributes are C fields and its flow
 # methods cpdef (trickcore/game.pxd says why); the source stays trickcore/games/beim_jupiter.py.
+cimport cython
 from trickcore.game cimport GameState
 
 # Helpers the flow calls: cpdef, so compiled calls are C calls (Python sees the same functions).
@@ -11,10 +12,12 @@ cpdef left_over(n, r)
 cpdef is_void_deal(hands, n)
 cpdef deal_round(rng, pool, n, r)
 cpdef _suit_value(card)
+@cython.locals(s=int, v=int)
 cpdef determine_trump(pool)
 cpdef parse_bid(text)
 cpdef bid_text(action)
 cpdef bid_action(text)
+@cython.locals(p=int, T=int)
 cpdef distribute(int n, start, t, table, bids, colour, tricks, points)
 
 cdef class BeimJupiterState(GameState):
