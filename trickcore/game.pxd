@@ -11,6 +11,7 @@ cdef class GameState(StateCore):
     cdef public object _previous_phase
     cdef public object _ev_expanded
     cdef public bint _is_world
+    cdef public bint _recording      # read before building each event (GameState._defer_events)
     cdef public object _world_of
     cdef public object _world_replay
     # No __dict__: every attribute a compiled state has is declared, so the cpdef methods'
@@ -25,6 +26,7 @@ cdef class GameState(StateCore):
     cpdef _play_over(self)
     cpdef _on_play_over(self)
     cpdef _mark_plays(self)
+    cpdef _record_events(self)
     cpdef _event(self, event, visible_to=*)
     cpdef _event_of(self, kind, data, visible_to=*)
     cpdef _emit_hands(self, kind, hands, names)

@@ -273,6 +273,10 @@ class GameState(StateCore):
         self._world_of = None
         self._world_replay = None
         self._events: list[_Entry] = []
+        # Whether events are recorded as the game goes.  A state from new_game records none
+        # until they are first read (_record_events): loops, rollouts and searches never read
+        # them, so they pay nothing for them; the flow skips building an event unless this is set.
+        self._recording = True
         # The trick phase that ended last: last_trick() reads its final trick when asked (a
         # finished phase never changes, so it is kept rather than described at every deal's end).
         self._previous_phase: TrickPhase | None = None
@@ -428,7 +432,9 @@ class GameState(StateCore):
     def _world_base(self, seat: Seat | None, rng: random.Random) -> GameState:
         """A copy to turn into a world for ``seat``: the events it may not see are gone (so are
         the hidden events of other seats), and its future chance is drawn afresh from ``rng``.
-        The game then writes the sampled cards into it."""
+        The game then writes the sampled cards into it.  A world records its events: its seed
+        does not deal its cards, so they could not be recorded later."""
+        self._record_events()          # once for this state, not once per world drawn from it
         world = self.clone()
         world._begin_edit()
         world._expand_plays()
@@ -536,10 +542,47 @@ class GameState(StateCore):
     # happened since the last one; events_for() expands placeholders into "play"
     # and "trick" events on demand.  Expansion only ever touches entries after the
     # index handed out by the previous events_for() call, so indices stay valid.
+    def _defer_events(self) -> None:
+        """Record no events from now until they are first read (new_game calls this on the
+        state it has made).  Reading them then plays the game again from its seed with
+        recording on, which gives exactly the events recording all along would have."""
+        if self._actions or self._is_world:
+            raise TrickcoreError("only a state just made by its game's factory can defer its events")
+        self._recording = False
+        self._events = []
+        self._ev_expanded = 0
+        self._ev_sync = (None, 0, 0, 0)
+
+    def _record_events(self) -> None:
+        """Record events from now on, with every event of the game so far (nothing to do for
+        a state that records them)."""
+        if self._recording:
+            return
+        twin = self.info.factory(self.num_players, self.options, self.seed)
+        if type(twin) is not type(self):   # pragma: no cover - new_game defers its own states only
+            raise TrickcoreError(f"{type(self).__name__} cannot replay its events with {self.info.name}'s factory")
+        for action in self._actions:
+            twin.apply_action(action)
+        twin._expand_plays()
+        phase, done, pos, played = twin._ev_sync
+        self._events = list(twin._events)
+        self._ev_expanded = len(self._events)
+        self._ev_sync = (self._tp if phase is not None and phase is twin._tp else None, done, pos, played)
+        self._recording = True
+
+    def _begin_edit(self) -> None:
+        # An edited state is no longer the game its seed and history replay: its events so
+        # far are recorded first.
+        self._record_events()
+        super()._begin_edit()
+
     def _event(self, event: Event, visible_to: Iterable[int] | None = None) -> None:
         """Record ``event`` (a dict whose first key is ``"type"``), seen by the seats of
         ``visible_to``, or by everyone if it is None.  The event is kept as it is: callers build
-        it for the purpose and never change it afterwards."""
+        it for the purpose and never change it afterwards, and build it only ``if
+        self._recording``."""
+        if not self._recording:
+            return
         if self._tp is not None:
             self._mark_plays()
         self._events.append((None if visible_to is None else _visibility(visible_to), event))
@@ -554,6 +597,8 @@ class GameState(StateCore):
         """``_event({"type": kind, **data}, visible_to)`` for a dict the game keeps as well (a
         deal's summary in ``results``): the event is merged only when the events are read, so
         loops, rollouts and searches never copy it.  ``data`` must not change afterwards."""
+        if not self._recording:
+            return
         if self._tp is not None:
             self._mark_plays()
         self._events.append((_LATER, (None if visible_to is None else _visibility(visible_to), kind, data)))
@@ -564,13 +609,15 @@ class GameState(StateCore):
         stands for all of them until the events are read: loops, rollouts and searches never read
         events, so a deal costs them no card-name lists.  ``names`` must pickle (a module-level
         function, or a method of a deck)."""
+        if not self._recording:
+            return
         if self._tp is not None:
             self._mark_plays()
         self._events.append((_HANDS, (kind, names, tuple(hands))))
 
     def _mark_plays(self) -> None:
         tp = self._tp
-        if tp is None:
+        if tp is None or not self._recording:
             return
         phase, done, pos, marked = self._ev_sync
         played = tp.cards_played
@@ -585,6 +632,7 @@ class GameState(StateCore):
 
     def _expand_plays(self) -> None:
         # Called after every action by referees (events_since): nothing new costs no work.
+        self._record_events()
         if self._shared:  # it appends to and rewrites the event list a clone may share
             self._unshare()
         self._mark_plays()

@@ -112,8 +112,12 @@ def get_game(name: str) -> GameInfo:
 
 
 def new_game(name: str, players: int, options: dict[str, Any] | None = None, seed: int = 0) -> GameState:
-    """Create a new state of game ``name`` for ``players`` seats."""
-    return get_game(name).factory(players, options, seed)   # GameState.__init__ checks the player count
+    """Create a new state of game ``name`` for ``players`` seats.  It records its events only
+    once they are first read (``events_since``, ``events_for``): until then the game costs
+    nothing for them, and reading them gives every event from the start."""
+    state = get_game(name).factory(players, options, seed)   # GameState.__init__ checks the player count
+    state._defer_events()
+    return state
 
 
 def replay(record: dict[str, Any] | str) -> GameState:

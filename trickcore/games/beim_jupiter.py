@@ -412,8 +412,9 @@ class BeimJupiterState(GameState):
         self.points_result: list[int] | None = None
         self._done = 0                         # seats that have acted in this phase (colour / bid)
         self.phase = "colour"
-        self._event({"type": "round_start", "round": r, "dealer": self.dealer, "start_player": self.start,
-                     "tricks": self.t})
+        if self._recording:
+            self._event({"type": "round_start", "round": r, "dealer": self.dealer, "start_player": self.start,
+                         "tricks": self.t})
         self._emit_hands("deal", self.hands, DECK_INFO[n].texts)
 
     def _current_player(self) -> int:
@@ -470,8 +471,9 @@ class BeimJupiterState(GameState):
             card = action - COLOUR_BASE
             self.colour[p] = card
             self.hands[p] &= ~(1 << card)
-            self._event({"type": "colour", "seat": p, "card": d.names[card]}, [p])
-            self._event({"type": "colour_chosen", "seat": p})
+            if self._recording:
+                self._event({"type": "colour", "seat": p, "card": d.names[card]}, [p])
+                self._event({"type": "colour_chosen", "seat": p})
             self._done += 1
             if self._done == n:
                 self._reveal()
@@ -483,7 +485,8 @@ class BeimJupiterState(GameState):
                 self.zero_used[p] = True
             else:
                 self.table.setdefault(T, []).append([self.colour[p], p, locked])
-            self._event({"type": "bid", "seat": p, "bid": text})
+            if self._recording:
+                self._event({"type": "bid", "seat": p, "bid": text})
             self._done += 1
             if self._done == n:
                 self.phase = "play"
@@ -505,11 +508,13 @@ class BeimJupiterState(GameState):
         colour = self._colour_cards()
         for c in colour:
             self.selected |= 1 << c
-        self._event({"type": "reveal", "cards": [d.names[c] for c in colour]})
+        if self._recording:
+            self._event({"type": "reveal", "cards": [d.names[c] for c in colour]})
         pool: list[str | Sequence[int]] = [d.names[c] for c in colour]
         pool += [d.names[e[0]] for T in sorted(self.table) for e in self.table[T]]
         self.trump = determine_trump(pool)                       # rule 5.5
-        self._event({"type": "trump", "trump": self.trump_text()})
+        if self._recording:
+            self._event({"type": "trump", "trump": self.trump_text()})
         self.phase = "bid"
         self._done = 0
 
@@ -546,7 +551,8 @@ class BeimJupiterState(GameState):
         self._event_of("round_end", summary)
         if self.round == ROUNDS:                                 # rule 8.4
             self.phase = "over"
-            self._event({"type": "game_end", "scores": self.scores(), "ranks": self.ranks()})
+            if self._recording:
+                self._event({"type": "game_end", "scores": self.scores(), "ranks": self.ranks()})
         else:
             self.dealer = self.start                             # rule 8.3
             self._start_round()

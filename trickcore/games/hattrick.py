@@ -158,8 +158,9 @@ class HattrickState(GameState):
         forced = self._forced_deals.get(self.game)
         hands = _deal(self.seed, self.game, self.used, n, self.hand_size) if forced is None else list(forced)
         self._game_start = len(self._actions)     # index of the game's first action in the history
-        self._event({"type": "deal", "game": self.game, "dealer": self.dealer, "leader": self.leader,
-                     "hand_size": self.hand_size})
+        if self._recording:
+            self._event({"type": "deal", "game": self.game, "dealer": self.dealer, "leader": self.leader,
+                         "hand_size": self.hand_size})
         self._emit_hands("hand", hands, DECK.names_of)
         self._start_play(DECK, _core.FOLLOW_DOUBLE, _core.WIN_DOUBLE, _core.NO_SUIT, hands, self.leader,
                          self.n_tricks)
@@ -168,7 +169,8 @@ class HattrickState(GameState):
         n = self.num_players
         tp = self._trick_phase
         last = [DECK.names_of(tp.hand(s)) for s in range(n)]
-        self._event({"type": "last_cards", "cards": last})
+        if self._recording:
+            self._event({"type": "last_cards", "cards": last})
         scores = [seat_score(tp.won(s), tp.passed(s)) for s in range(n)]
         for s in range(n):
             self.totals[s] += scores[s]
@@ -179,10 +181,12 @@ class HattrickState(GameState):
             "passed": [DECK.names_of(tp.passed(s)) for s in range(n)],
             "scores": scores,
         })
-        self._event({"type": "game_end", "game": self.game, "scores": scores, "totals": list(self.totals)})
+        if self._recording:
+            self._event({"type": "game_end", "game": self.game, "scores": scores, "totals": list(self.totals)})
         if self.game >= self.games:
             self._over = True
-            self._event({"type": "match_end", "scores": list(self.totals)})
+            if self._recording:
+                self._event({"type": "match_end", "scores": list(self.totals)})
         else:
             self._start_game()
 

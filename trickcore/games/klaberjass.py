@@ -441,8 +441,9 @@ class KlaberjassState(GameState):
         self.belle: tuple[int, int] | None = None      # (seat, card) of an announced Belle
         self._belle_holder: int | None = None
         self._tp_deal: int | None = None               # the deal whose trick phase _tp holds
-        self._event({"type": "deal", "deal": self.deal_no, "dealer": self.dealer, "forehand": self.forehand,
-                     "turned": CARD_NAMES[self.turned], "dice": list(self.dice)})
+        if self._recording:
+            self._event({"type": "deal", "deal": self.deal_no, "dealer": self.dealer, "forehand": self.forehand,
+                         "turned": CARD_NAMES[self.turned], "dice": list(self.dice)})
         self._emit_hands("hand", self._hands, names)
         self.phase = "orgi"
         self._queue = list(self._seats)
@@ -456,20 +457,24 @@ class KlaberjassState(GameState):
     def _trump_fixed(self, trump: int, declarer: int) -> None:
         n = self.num_players
         self.trump, self.declarer = trump, declarer
-        self._event({"type": "trump", "trump": SUITS[trump], "declarer": declarer,
-                     "trump_side": side_members(n, side_of(n, declarer))})
+        if self._recording:
+            self._event({"type": "trump", "trump": SUITS[trump], "declarer": declarer,
+                         "trump_side": side_members(n, side_of(n, declarer))})
         if n == 4:                                   # §4.3.1
             self._hands[self.dealer] |= 1 << self.turned
             self._turned_in_hand = True
-            self._event({"type": "pickup", "seat": self.dealer, "card": CARD_NAMES[self.turned]})
+            if self._recording:
+                self._event({"type": "pickup", "seat": self.dealer, "card": CARD_NAMES[self.turned]})
         if n == 2:                                   # §4.3.2
             for seat in range(2):
                 self._hands[seat] |= self._packets[seat]
-                self._event({"type": "packet", "seat": seat, "cards": names(self._packets[seat]),
-                             "hand": names(self._hands[seat])}, [seat])
+                if self._recording:
+                    self._event({"type": "packet", "seat": seat, "cards": names(self._packets[seat]),
+                                 "hand": names(self._hands[seat])}, [seat])
                 self._packets[seat] = 0
             self.picked_up = True
-            self._event({"type": "pickup", "seats": [0, 1]})
+            if self._recording:
+                self._event({"type": "pickup", "seats": [0, 1]})
         if n in (2, 3):                              # §4.4 exchange of the 7
             seven = card_id(self.turned_suit, R7)
             holder = _first_holding(self._hands, 1 << seven)
@@ -500,8 +505,9 @@ class KlaberjassState(GameState):
         n = self.num_players
         self.best = best_meld(self.declared, self._trump, n, self.dealer)
         self.meld_pts = meld_points(self.declared, self._trump, n, self.dealer)
-        self._event({"type": "meld_result", "best": None if self.best is None else
-                     {"seat": self.best[0], **self.best[1].to_dict()}, "points": list(self.meld_pts)})
+        if self._recording:
+            self._event({"type": "meld_result", "best": None if self.best is None else
+                         {"seat": self.best[0], **self.best[1].to_dict()}, "points": list(self.meld_pts)})
         ts = side_of(n, self._declarer)
         self._ask("kontra", [s for s in self._seats if side_of(n, s) != ts])
 
@@ -551,14 +557,16 @@ class KlaberjassState(GameState):
         if max(self.dice) >= self.options["target"] or (limit and self.deal_no >= limit):
             self._over = True
             self.phase = "over"
-            self._event({"type": "match_end", "dice": list(self.dice), "scores": self.scores()})
+            if self._recording:
+                self._event({"type": "match_end", "dice": list(self.dice), "scores": self.scores()})
         else:
             self._begin_deal()
 
     def _throw_in(self) -> None:
         self.results.append({"deal": self.deal_no, "dealer": self.dealer, "throw_in": True,
                              "dice": list(self.dice), "next_dealer": self.dealer})
-        self._event({"type": "throw_in", "deal": self.deal_no, "dealer": self.dealer})
+        if self._recording:
+            self._event({"type": "throw_in", "deal": self.deal_no, "dealer": self.dealer})
         self.deal_no += 1          # D-6: the same dealer deals again
         self._next_deal_or_end()
 
@@ -620,7 +628,8 @@ class KlaberjassState(GameState):
         word = self.action_to_string(action)
         if ph in _AUCTION:
             self.calls.append((ph, seat, word))
-            self._event({"type": "call", "round": ph, "seat": seat, "call": word})
+            if self._recording:
+                self._event({"type": "call", "round": ph, "seat": seat, "call": word})
         if ph == "orgi":
             if action == A_TAKE:
                 self._trump_fixed(self.turned_suit, seat)
@@ -650,21 +659,24 @@ class KlaberjassState(GameState):
             if done:
                 self._hands[seat] = (self._hands[seat] & ~(1 << seven)) | (1 << self.turned)
                 self._stack[0] = seven
-            self._event({"type": "exchange", "seat": seat, "exchanged": done, "seven": CARD_NAMES[seven],
-                         "stack_top": CARD_NAMES[self._stack[0]]})
+            if self._recording:
+                self._event({"type": "exchange", "seat": seat, "exchanged": done, "seven": CARD_NAMES[seven],
+                             "stack_top": CARD_NAMES[self._stack[0]]})
             self._begin_melds()
         elif ph == "meld":
             declared = action == A_DECLARE
             self.meld_calls.append((seat, declared))
             if declared:
                 self.declared[seat] = list(self._melds[seat])
-            self._event({"type": "meld", "seat": seat, "declared": declared,
-                         "melds": [m.to_dict() for m in self.declared.get(seat, [])]})
+            if self._recording:
+                self._event({"type": "meld", "seat": seat, "declared": declared,
+                             "melds": [m.to_dict() for m in self.declared.get(seat, [])]})
             if not self._advance():
                 self._melds_done()
         elif ph == "kontra":
             self.doubling.append((seat, "kontra" if action == A_KONTRA else "pass"))
-            self._event({"type": "double", "round": "kontra", "seat": seat, "call": word})
+            if self._recording:
+                self._event({"type": "double", "round": "kontra", "seat": seat, "call": word})
             if action == A_KONTRA:
                 self.mult = 2
                 ts = side_of(n, self._declarer)
@@ -673,7 +685,8 @@ class KlaberjassState(GameState):
                 self._begin_play()
         elif ph == "re":
             self.doubling.append((seat, "re" if action == A_RE else "pass"))
-            self._event({"type": "double", "round": "re", "seat": seat, "call": word})
+            if self._recording:
+                self._event({"type": "double", "round": "re", "seat": seat, "call": word})
             if action == A_RE:
                 self.mult = 4
                 self._begin_play()
@@ -689,7 +702,8 @@ class KlaberjassState(GameState):
         deal = self.deal_no
         if action >= A_BELLE:
             self.belle = (seat, card)
-            self._event({"type": "belle", "seat": seat, "card": CARD_NAMES[card]})
+            if self._recording:
+                self._event({"type": "belle", "seat": seat, "card": CARD_NAMES[card]})
         holder = self._belle_holder
         self._play_move(card)
         if deal == self.deal_no and holder == seat and card in (card_id(self._trump, RK), card_id(self._trump, RQ)):

@@ -31,7 +31,8 @@ class ReferenceState(GameState):
         rng = Rng(seed)
         self.trump = rng.below(4)
         hands, _rest = rng.deal(DECK.all, 4, 13)
-        self._event({"type": "deal", "trump": SUITS[self.trump]})
+        if self._recording:
+            self._event({"type": "deal", "trump": SUITS[self.trump]})
         self._emit_hands("hand", hands, DECK.names_of)
         self._tricks: list[int] | None = None
         self._start_play(DECK, _core.FOLLOW_SUIT, _core.WIN_TRUMP, self.trump, hands, 0, 13)
@@ -56,7 +57,8 @@ class ReferenceState(GameState):
 
     def _play_over(self) -> None:
         self._tricks = self._trick_phase.tricks_won()
-        self._event({"type": "game_end", "scores": self.scores()})
+        if self._recording:
+            self._event({"type": "game_end", "scores": self.scores()})
 
     def _is_terminal(self) -> bool:
         return self._tricks is not None

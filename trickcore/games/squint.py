@@ -368,8 +368,9 @@ class SquintState(GameState):
         self.phase = "bid"
         self.to_move = self.eldest
         self._play_started = False  # whether _tp holds this deal's trick phase
-        self._event({"type": "deal", "deal": self.deal_no + 1, "dealer": D, "eldest": self.eldest,
-                     "hand_sizes": [HAND_SIZE] * N_PLAYERS, "squint": 2})
+        if self._recording:
+            self._event({"type": "deal", "deal": self.deal_no + 1, "dealer": D, "eldest": self.eldest,
+                         "hand_sizes": [HAND_SIZE] * N_PLAYERS, "squint": 2})
         self._emit_hands("hand", self.hands, names)
 
     @property
@@ -387,9 +388,11 @@ class SquintState(GameState):
 
     def _reveal(self) -> None:
         bids = self._bid_cards()
-        self._event({"type": "reveal", "bids": [card_name(c) for c in bids]})
+        if self._recording:
+            self._event({"type": "reveal", "bids": [card_name(c) for c in bids]})
         contract = self.contract = determine_contract(bids, self.dealer)
-        self._event({"type": "contract", "contract": contract.public()})
+        if self._recording:
+            self._event({"type": "contract", "contract": contract.public()})
         if contract.kind == "choice":
             self.phase = "choice"
             self.to_move = contract.contractors[0]
@@ -407,7 +410,8 @@ class SquintState(GameState):
             self.hands[E] |= self.squint_left
             self.offer[E] = list(self.squint)
             self.squint_left = 0
-            self._event({"type": "squint_cards", "seat": E, "cards": names(self.squint)}, [E])
+            if self._recording:
+                self._event({"type": "squint_cards", "seat": E, "cards": names(self.squint)}, [E])
             self.phase = "pass"
             self.to_move = E
         else:  # multiple: the squint is dead (D-8)
@@ -417,9 +421,10 @@ class SquintState(GameState):
         self.phase = "play"
         self.to_move = self.eldest
         c = self._contract
-        self._event({"type": "play_start", "leader": self.eldest, "multiplier": self.mult,
-                     "trump": SUITS[c.trump] if c.trump != NO_SUIT else None,
-                     "penalty": SUITS[c.penalty] if c.penalty is not None else None})
+        if self._recording:
+            self._event({"type": "play_start", "leader": self.eldest, "multiplier": self.mult,
+                         "trump": SUITS[c.trump] if c.trump != NO_SUIT else None,
+                         "penalty": SUITS[c.penalty] if c.penalty is not None else None})
         self._play_started = True
         self._start_play(DECK, _core.FOLLOW_SUIT, _core.WIN_TRUMP, c.trump,
                          self.hands, self.eldest, N_TRICKS)
@@ -450,8 +455,9 @@ class SquintState(GameState):
         if game_over(self.totals, self.deal_no, o["target_score"], o["deal_limit"], o["max_deals"]):
             self._over = True
             self.phase = "over"
-            self._event({"type": "game_end", "scores": list(self.totals), "ranks": competition_ranks(self.totals),
-                         "deals": self.deal_no})
+            if self._recording:
+                self._event({"type": "game_end", "scores": list(self.totals), "ranks": competition_ranks(self.totals),
+                             "deals": self.deal_no})
         else:
             self.dealer = (self.dealer + 1) % N_PLAYERS
             self._begin_deal()
@@ -526,17 +532,20 @@ class SquintState(GameState):
         if p == "bid":
             card = action - BID_BASE
             self.bids[s] = card
-            self._event({"type": "bid_chosen", "seat": s})
-            self._event({"type": "bid", "seat": s, "card": card_name(card)}, [s])
+            if self._recording:
+                self._event({"type": "bid_chosen", "seat": s})
+                self._event({"type": "bid", "seat": s, "card": card_name(card)}, [s])
             if None not in self.bids:
                 self._reveal()
             else:
                 self.to_move = (s + 1) % N_PLAYERS
         elif p == "choice":
             word = WORDS[action]
-            self._event({"type": "choice", "seat": s, "choice": word})
+            if self._recording:
+                self._event({"type": "choice", "seat": s, "choice": word})
             self.contract = resolve_choice(self._contract, word)
-            self._event({"type": "contract", "contract": self.contract.public()})
+            if self._recording:
+                self._event({"type": "contract", "contract": self.contract.public()})
             self._after_contract()
         elif p == "squint":
             self._apply_squint(s, action)
@@ -549,8 +558,9 @@ class SquintState(GameState):
             self.hands[s] &= ~pm
             self.hands[to] |= pm
             self.passes.append((s, to, (a, b)))
-            self._event({"type": "pass", "seat": s, "to": to, "count": 2})
-            self._event({"type": "pass_cards", "seat": s, "to": to, "cards": names((a, b))}, [s, to])
+            if self._recording:
+                self._event({"type": "pass", "seat": s, "to": to, "count": 2})
+                self._event({"type": "pass_cards", "seat": s, "to": to, "cards": names((a, b))}, [s, to])
             if to == self.dealer:
                 self.phase = "discard"
                 self.discard_n = 2
@@ -562,7 +572,8 @@ class SquintState(GameState):
         c = self._contract
         word = WORDS[action]
         self.squint_log.append((s, word))
-        self._event({"type": "squint", "seat": s, "choice": word})
+        if self._recording:
+            self._event({"type": "squint", "seat": s, "choice": word})
         if c.kind != "duo":
             if action == TAKE:
                 self._pick_up(s, list(self.squint))
@@ -585,7 +596,8 @@ class SquintState(GameState):
         self.hands[s] |= m
         self.squint_left &= ~m
         self.offer[s] = cards
-        self._event({"type": "squint_cards", "seat": s, "cards": names(cards)}, [s])
+        if self._recording:
+            self._event({"type": "squint_cards", "seat": s, "cards": names(cards)}, [s])
 
     def _next_duo_partner(self) -> None:
         if self.duo_index == 0:
@@ -605,12 +617,14 @@ class SquintState(GameState):
         self.hands[s] &= ~mask(cards)
         if self._contract.kind == "null":  # the dealer's face-up discards
             self.null_discards = tuple(cards)
-            self._event({"type": "null_discard", "seat": s, "cards": names(cards)})
+            if self._recording:
+                self._event({"type": "null_discard", "seat": s, "cards": names(cards)})
             self._start_tricks()
             return
         self.discards[s] = list(cards)
-        self._event({"type": "discarded", "seat": s, "count": len(cards)})
-        self._event({"type": "discard", "seat": s, "cards": names(cards)}, [s])
+        if self._recording:
+            self._event({"type": "discarded", "seat": s, "count": len(cards)})
+            self._event({"type": "discard", "seat": s, "cards": names(cards)}, [s])
         if self._contract.kind == "duo":
             self._next_duo_partner()
         else:

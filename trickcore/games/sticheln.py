@@ -269,8 +269,9 @@ class StichelnState(GameState):
         self._choices: list[tuple[int, ...] | None] = [None] * n
         self._revealed = False
         self._round_done = False
-        self._event({"type": "deal", "round": self.round, "dealer": self.dealer, "leader": self.leader,
-                     "hand_size": self.hand_size, "aside": self.n_aside})
+        if self._recording:
+            self._event({"type": "deal", "round": self.round, "dealer": self.dealer, "leader": self.leader,
+                         "hand_size": self.hand_size, "aside": self.n_aside})
         self._emit_hands("hand", hands, DECK.names_of)
         order = [(self.leader + i) % n for i in range(n)]
         if self.k:
@@ -302,8 +303,9 @@ class StichelnState(GameState):
         tp = self._trick_phase
         if self.flags["nebel"]:
             self._revealed = True
-            self._event({"type": "reveal", "laid_out": {str(s): names(self._laid[s]) for s in range(n)},
-                         "special_colours": {str(s): [COLOURS[c] for c in self._specials(s)] for s in range(n)}})
+            if self._recording:
+                self._event({"type": "reveal", "laid_out": {str(s): names(self._laid[s]) for s in range(n)},
+                             "special_colours": {str(s): [COLOURS[c] for c in self._specials(s)] for s in range(n)}})
         scores = []
         verkehrt, mild = self.flags["verkehrt"], self.flags["mild"]
         for s in range(n):                      # round_score, counted on masks
@@ -326,12 +328,14 @@ class StichelnState(GameState):
             "scores": scores,
         }
         self.past.append(record)
-        self._event({"type": "round_end", "round": self.round, "laid_out": record["laid_out"],
-                     "special_colours": record["special_colours"], "scores": scores, "totals": list(self.totals)})
+        if self._recording:
+            self._event({"type": "round_end", "round": self.round, "laid_out": record["laid_out"],
+                         "special_colours": record["special_colours"], "scores": scores, "totals": list(self.totals)})
         self._round_done = True
         if self.round >= self.rounds:
             self._phase = "over"
-            self._event({"type": "match_end", "scores": list(self.totals)})
+            if self._recording:
+                self._event({"type": "match_end", "scores": list(self.totals)})
         else:
             self._start_round()
 
@@ -416,16 +420,18 @@ class StichelnState(GameState):
             for c in laid:
                 self._hands[seat] &= ~(1 << c)
             self._special[seat] = tuple(sorted({CARD_COLOUR[c] for c in laid}))
-            self._event({"type": "layout", "seat": seat, "cards": names(laid)}, [seat])
-            self._event({"type": "chosen", "seat": seat})
+            if self._recording:
+                self._event({"type": "layout", "seat": seat, "cards": names(laid)}, [seat])
+                self._event({"type": "chosen", "seat": seat})
             self._idx += 1
             if self._idx == len(self._order):
                 n = self.num_players
                 if not self.flags["nebel"]:
                     self._revealed = True
-                    self._event({"type": "reveal", "laid_out": {str(s): names(self._laid[s]) for s in range(n)},
-                                 "special_colours": {str(s): [COLOURS[c] for c in self._specials(s)]
-                                                     for s in range(n)}})
+                    if self._recording:
+                        self._event({"type": "reveal", "laid_out": {str(s): names(self._laid[s]) for s in range(n)},
+                                     "special_colours": {str(s): [COLOURS[c] for c in self._specials(s)]
+                                                         for s in range(n)}})
                 self._begin_play()
         elif self._phase == "colour":
             choice: tuple[int, ...]
@@ -435,12 +441,14 @@ class StichelnState(GameState):
                 choice = (action - COLOUR,)
             self._choices[seat] = tuple(choice)
             self._special[seat] = tuple(choice)
-            self._event({"type": "colour", "seat": seat, "colours": [COLOURS[c] for c in choice]}, [seat])
-            self._event({"type": "chosen", "seat": seat})
+            if self._recording:
+                self._event({"type": "colour", "seat": seat, "colours": [COLOURS[c] for c in choice]}, [seat])
+                self._event({"type": "chosen", "seat": seat})
             self._idx += 1
             if self._idx == len(self._order):
-                self._event({"type": "reveal", "colours": {str(s): [COLOURS[c] for c in self._specials(s)]
-                                                for s in self._order}})
+                if self._recording:
+                    self._event({"type": "reveal", "colours": {str(s): [COLOURS[c] for c in self._specials(s)]
+                                                    for s in self._order}})
                 self._finish_round()
         else:  # pragma: no cover - card plays never reach here
             raise AssertionError(f"no slow-path action in phase {self._phase}")
