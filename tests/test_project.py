@@ -63,6 +63,23 @@ def test_bench_json_reports_ratios_to_the_floor():
     assert next(d for d in data if d["name"] == "floor_c")["ratio"] == 1.0
 
 
+def test_bench_times_full_games_round_robin():
+    """The full-game rows: every configuration once per round (so a slow spell of the machine
+    does not fall on every run of one game), each row the fastest of its rounds, per action and
+    per card play."""
+    from trickcore import bench
+
+    run = bench._Run(quick=True, repeat=2, progress=None)
+    configs = [("klaberjass", "Klaberjass", 2), ("hattrick", "Hattrick", 4)]
+    run.full_games(configs)
+    rows = {r.name: r for r in run.results()}
+    assert len(run.floors) == 2, "a floor measurement before each round"
+    for name, _title, players in configs:
+        row = rows[f"{name}_{players}p_full_games_python"]
+        assert row.ns_per_play > 0 and row.extra["games_per_s"] > 0
+        assert row.extra["card_ratio"] >= 0.999 * row.ratio > 0     # no more card plays than actions
+
+
 def test_bench_compares_with_openspiels_full_game_loop():
     """``trickcore bench --compare``: OpenSpiel's Hearts, Skat and Bridge through the full-game
     loop of the game rows, in the same run (open_spiel is a test dependency)."""
