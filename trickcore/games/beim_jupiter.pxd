@@ -23,7 +23,7 @@ cpdef distribute(int n, start, t, table, bids, colour, tricks, points)
 cdef class BeimJupiterState(GameState):
     cdef public str phase          # compared with literals on every decision
     cdef public object info_deck, _forced_deals, dealer, round, table, victory, zero_used, removed, selected
-    cdef public object last_round, _table_cache, t, start, _round_start, colour, revealed
+    cdef public object _round_end, _table_cache, t, start, _round_start, colour, revealed
     cdef public object trump, bids, tricks_result, points_result, _done, hands, leftover
 
     cpdef _start_round(self)

@@ -383,7 +383,8 @@ class BeimJupiterState(GameState):
         self.zero_used = [False] * n
         self.removed: list[int] = []           # colour cards out of the game, in order
         self.selected = 0                      # mask of every colour card selected in earlier rounds
-        self.last_round: dict[str, Any] | None = None    # public summary of the previous round
+        # what the previous round's public summary (last_round) is made of, None before the first
+        self._round_end: tuple[Any, ...] | None = None
         self._table_cache: tuple[tuple[int, str, int, int], list[dict[str, Any]]] | None = None
         self.phase = "colour"
         self._start_round()
@@ -518,6 +519,18 @@ class BeimJupiterState(GameState):
         self.phase = "bid"
         self._done = 0
 
+    @property
+    def last_round(self) -> dict[str, Any] | None:
+        """The public summary of the previous round (rules 7.2-8.1), None before the first ends."""
+        if self._round_end is None:
+            return None
+        r, k, pts, bids, colour, res, scores = self._round_end
+        return {"round": r, "tricks_won": list(k), "trick_points": list(pts), "bids": list(bids),
+                "colour_cards": list(colour), "categories": list(res.categories),
+                "picks": [list(x) for x in res.picks], "zero": {str(p): ok for p, ok in res.zero.items()},
+                "left": [{"count": T, "cards": list(cards)} for T, cards in res.left.items()],
+                "removed": list(res.removed), "gains": res.gains(), "scores": list(scores)}
+
     def trump_text(self) -> str | None:
         if not self.revealed:
             return None
@@ -539,16 +552,11 @@ class BeimJupiterState(GameState):
             self.victory[p].extend([ids[c] for c in res.won[p]])
         self.removed.extend([ids[c] for c in res.removed])
         self.table = {T: [[ids[c], owners[ids[c]], False] for c in cards] for T, cards in res.table.items()}
-        summary: dict[str, Any] = {
-            "round": self.round, "tricks_won": list(k), "trick_points": list(pts),
-            "bids": list(self.bids), "colour_cards": colour,
-            "categories": res.categories, "picks": [list(x) for x in res.picks],
-            "zero": {str(p): ok for p, ok in res.zero.items()},
-            "left": [{"count": T, "cards": cards} for T, cards in res.left.items()],
-            "removed": res.removed, "gains": res.gains(), "scores": self.scores(),
-        }
-        self.last_round = summary
-        self._event_of("round_end", summary)
+        # the summary is written out when asked for (last_round): a round replaces these lists
+        # with new ones rather than changing them
+        self._round_end = (self.round, k, pts, self.bids, colour, res, self.scores())
+        if self._recording:
+            self._event_of("round_end", self.last_round)
         if self.round == ROUNDS:                                 # rule 8.4
             self.phase = "over"
             if self._recording:
@@ -681,8 +689,7 @@ class BeimJupiterState(GameState):
             "tricks": tricks,
             "tricks_won": tp.tricks_won() if tp is not None else [0] * n,
             "trick_points": tp.points_won() if tp is not None else [0] * n,
-            # a copy: the summary is also the round_end event, recorded when read
-            "last_round": None if self.last_round is None else dict(self.last_round),
+            "last_round": self.last_round,
         }
 
 
