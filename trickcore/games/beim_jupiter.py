@@ -357,6 +357,17 @@ def distribute(n: int, start: int, t: int, table: Mapping[int, Sequence[str]], b
     return Distribution(cats, picks, won, zero_res, left, removed, after)
 
 
+def _round_summary(round_end: tuple[Any, ...]) -> dict[str, Any]:
+    """The public summary of a round from what its end left (BeimJupiterState._round_end): the
+    round, tricks and trick points won, bids, colour cards, the distribution and the scores."""
+    r, k, pts, bids, colour, res, scores = round_end
+    return {"round": r, "tricks_won": list(k), "trick_points": list(pts), "bids": list(bids),
+            "colour_cards": list(colour), "categories": list(res.categories),
+            "picks": [list(x) for x in res.picks], "zero": {str(p): ok for p, ok in res.zero.items()},
+            "left": [{"count": T, "cards": list(cards)} for T, cards in res.left.items()],
+            "removed": list(res.removed), "gains": res.gains(), "scores": list(scores)}
+
+
 # ---- the game state ------------------------------------------------------------------------------
 def _round_rng(seed: int, r: int) -> Rng:
     return Rng((seed ^ (r * 0x9E3779B97F4A7C15)) & 0xFFFFFFFFFFFFFFFF)
@@ -522,14 +533,7 @@ class BeimJupiterState(GameState):
     @property
     def last_round(self) -> dict[str, Any] | None:
         """The public summary of the previous round (rules 7.2-8.1), None before the first ends."""
-        if self._round_end is None:
-            return None
-        r, k, pts, bids, colour, res, scores = self._round_end
-        return {"round": r, "tricks_won": list(k), "trick_points": list(pts), "bids": list(bids),
-                "colour_cards": list(colour), "categories": list(res.categories),
-                "picks": [list(x) for x in res.picks], "zero": {str(p): ok for p, ok in res.zero.items()},
-                "left": [{"count": T, "cards": list(cards)} for T, cards in res.left.items()],
-                "removed": list(res.removed), "gains": res.gains(), "scores": list(scores)}
+        return None if self._round_end is None else _round_summary(self._round_end)
 
     def trump_text(self) -> str | None:
         if not self.revealed:
@@ -556,7 +560,7 @@ class BeimJupiterState(GameState):
         # with new ones rather than changing them
         self._round_end = (self.round, k, pts, self.bids, colour, res, self.scores())
         if self._recording:
-            self._event_of("round_end", self.last_round)
+            self._event_of("round_end", _round_summary(self._round_end))
         if self.round == ROUNDS:                                 # rule 8.4
             self.phase = "over"
             if self._recording:
