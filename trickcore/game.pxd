@@ -30,6 +30,7 @@ cdef class GameState(StateCore):
     cpdef _event(self, event, visible_to=*)
     cpdef _event_of(self, kind, data, visible_to=*)
     cpdef _emit_hands(self, kind, hands, names)
+    cpdef _append_entry(self, entry)
     cpdef _start_play(self, deck, follow, winner, trump, hands, leader, tricks)
     cpdef _move_text(self, move)
     cpdef _check_seat(self, seat)

@@ -581,11 +581,8 @@ class GameState(StateCore):
         ``visible_to``, or by everyone if it is None.  The event is kept as it is: callers build
         it for the purpose and never change it afterwards, and build it only ``if
         self._recording``."""
-        if not self._recording:
-            return
-        if self._tp is not None:
-            self._mark_plays()
-        self._events.append((None if visible_to is None else _visibility(visible_to), event))
+        if self._recording:
+            self._append_entry((None if visible_to is None else _visibility(visible_to), event))
 
     def _emit(self, kind: str, visible_to: Iterable[int] | None = None, **data: Any) -> None:
         """``_event({"type": kind, **data}, visible_to)``, written with keywords.  The game
@@ -597,11 +594,8 @@ class GameState(StateCore):
         """``_event({"type": kind, **data}, visible_to)`` for a dict the game keeps as well (a
         deal's summary in ``results``): the event is merged only when the events are read, so
         loops, rollouts and searches never copy it.  ``data`` must not change afterwards."""
-        if not self._recording:
-            return
-        if self._tp is not None:
-            self._mark_plays()
-        self._events.append((_LATER, (None if visible_to is None else _visibility(visible_to), kind, data)))
+        if self._recording:
+            self._append_entry((_LATER, (None if visible_to is None else _visibility(visible_to), kind, data)))
 
     def _emit_hands(self, kind: str, hands: Sequence[int], names: Callable[[int], list[str]]) -> None:
         """Record the events that show each seat its dealt hand (``hands[seat]``, a card mask):
@@ -609,11 +603,14 @@ class GameState(StateCore):
         stands for all of them until the events are read: loops, rollouts and searches never read
         events, so a deal costs them no card-name lists.  ``names`` must pickle (a module-level
         function, or a method of a deck)."""
-        if not self._recording:
-            return
+        if self._recording:
+            self._append_entry((_HANDS, (kind, names, tuple(hands))))
+
+    def _append_entry(self, entry: _Entry) -> None:
+        """Append an entry to the event list, after marking the card plays that came before it."""
         if self._tp is not None:
             self._mark_plays()
-        self._events.append((_HANDS, (kind, names, tuple(hands))))
+        self._events.append(entry)
 
     def _mark_plays(self) -> None:
         tp = self._tp
