@@ -121,11 +121,13 @@ def cards_count(object cards):
     return tc_count(int_to_cards(cards))
 
 
-def cards_list(object cards):
-    """Ascending card ids of a card set."""
+def cards_list(object cards, long base=0):
+    """Ascending card ids of a card set, each plus ``base``: a game that numbers an action per
+    card from an offset (Beim Jupiter's colour choices are 256 + card id) lists them in one C
+    loop."""
     cdef uint8_t ids[128]
     cdef int n = tc_to_array(int_to_cards(cards), ids)
-    return [ids[i] for i in range(n)]
+    return [base + ids[i] for i in range(n)]
 
 
 def cards_mask(object ids):

@@ -10,6 +10,8 @@ from trickcore import CoreError, _core
 def test_card_set_helpers_span_two_words():
     s = (1 << 3) | (1 << 64) | (1 << 127)
     assert _core.cards_list(s) == [3, 64, 127]
+    assert _core.cards_list(s, 256) == [259, 320, 383]          # each id plus an action offset
+    assert _core.cards_list(0, 256) == []
     assert _core.cards_count(s) == 3
     assert _core.cards_nth(s, 1) == 64
     assert _core.cards_first(s) == 3 and _core.cards_last(s) == 127

@@ -13,12 +13,12 @@ cpdef is_void_deal(hands, n)
 cpdef deal_round(rng, pool, n, r)
 cpdef _suit_value(card)
 @cython.locals(s=int, v=int)
-cpdef determine_trump(pool)
+cpdef determine_trump(pool, suit_value=*)
 cpdef parse_bid(text)
 cpdef bid_text(action)
 cpdef bid_action(text)
 @cython.locals(p=int, T=int)
-cpdef distribute(int n, start, t, table, bids, colour, tricks, points)
+cpdef distribute(int n, start, t, table, bids, colour, tricks, points, suit_value=*)
 
 cdef class BeimJupiterState(GameState):
     cdef public str phase          # compared with literals on every decision

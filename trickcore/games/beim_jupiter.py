@@ -39,10 +39,9 @@ Options: ``first_dealer`` (seat of the first dealer, default 0, A-29).
 
 from __future__ import annotations
 
-import dataclasses
 import random
-from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any, cast
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Any, NamedTuple, cast
 
 from trickcore import _core
 from trickcore._core import Rng
@@ -98,6 +97,12 @@ class DeckInfo:
         self.lamb_mask = sum(1 << c for c in self.lambs)
         self.number_mask = sum(1 << c for c in range(self.n_cards) if self.is_number[c])
         self.names = [deck.name(c) for c in range(self.n_cards)]
+        # (suit, value) of every number card by id (None for the others): the flow runs trump
+        # determination and the round's end on card ids with this as their ``suit_value``
+        self.suit_value = [(self.suit[c], self.value[c]) if self.is_number[c] else None
+                           for c in range(self.n_cards)]
+        # (the flow asks only about colour cards, which are number cards)
+        self.suit_value_of = cast("Callable[[int], tuple[int, int]]", self.suit_value.__getitem__)
         self.text = ["LAMB" if self.is_lamb[c] else self.names[c] for c in range(self.n_cards)]
 
     def card_id(self, s: int, v: int) -> int:
@@ -199,14 +204,16 @@ def _suit_value(card: str | Sequence[int]) -> tuple[int, int]:
     return int(s), int(v)
 
 
-def determine_trump(pool: Iterable[str | Sequence[int]]) -> int | None:
+def determine_trump(pool: Iterable[Any],
+                    suit_value: Callable[[Any], tuple[int, int]] = _suit_value) -> int | None:
     """Trump suit index of the open pool (rule 5.5 a-d, A-02, A-03), or None for no trump.
 
     ``pool`` holds the colour cards just revealed and the old ones lying at trick-count cards, as
-    names (``"R11"``) or (suit, value) pairs."""
+    names (``"R11"``) or (suit, value) pairs; or as anything else ``suit_value`` maps to (suit,
+    value) (the game passes card ids and ``DeckInfo.suit_value_of``)."""
     count, total, high = [0] * len(SUITS), [0] * len(SUITS), [0] * len(SUITS)
     for card in pool:
-        s, v = _suit_value(card)
+        s, v = suit_value(card)
         count[s] += 1
         total[s] += v
         high[s] = max(high[s], v)
@@ -282,30 +289,36 @@ def bid_options(t: int, zero_unused: bool) -> list[str]:
 CATEGORY_ORDER = {"A": 0, "B": 1, "C": 2}
 
 
-@dataclasses.dataclass
-class Distribution:
-    """Result of :func:`distribute` (all cards as names)."""
+class Distribution(NamedTuple):
+    """Result of :func:`distribute`: every card as it was given (names, or the game's card ids).
+    A named tuple: a round's end makes one, and a dataclass would set each field through
+    ``object.__setattr__``."""
 
     categories: list[str | None]          # "A" / "B" / "C", None for a ZERO bidder (rule 7.2)
-    picks: list[tuple[int, int, str]]     # (seat, T, card) in pick order
-    won: list[list[str]]                  # victory cards gained per seat (ZERO wins included)
+    picks: list[tuple[int, int, Any]]     # (seat, T, card) in pick order
+    won: list[list[Any]]                  # victory cards gained per seat (ZERO wins included)
     zero: dict[int, bool]                 # ZERO bidder -> whether he won his card
-    left: dict[int, list[str]]            # cards at each count after the picks (before 8.1)
-    removed: list[str]                    # cards leaving the game: failed ZERO cards, cards at t
-    table: dict[int, list[str]]           # the table carried into the next round (after 8.1)
+    left: dict[int, list[Any]]            # cards at each count after the picks (before 8.1)
+    removed: list[Any]                    # cards leaving the game: failed ZERO cards, cards at t
+    table: dict[int, list[Any]]           # the table carried into the next round (after 8.1)
+    suit_value: Callable[[Any], tuple[int, int]] = _suit_value     # how gains() reads a card's value
 
     def gains(self) -> list[int]:
-        return [sum([_suit_value(c)[1] for c in cards]) for cards in self.won]
+        suit_value = self.suit_value
+        return [sum([suit_value(c)[1] for c in cards]) for cards in self.won]
 
 
-def distribute(n: int, start: int, t: int, table: Mapping[int, Sequence[str]], bids: Sequence[str],
-               colour: Sequence[str], tricks: Sequence[int], points: Sequence[int]) -> Distribution:
+def distribute(n: int, start: int, t: int, table: Mapping[int, Sequence[Any]], bids: Sequence[str],
+               colour: Sequence[Any], tricks: Sequence[int], points: Sequence[int],
+               suit_value: Callable[[Any], tuple[int, int]] = _suit_value) -> Distribution:
     """The end-of-round distribution (rules 7.2-7.8, A-21..A-26) and the removal of count t (8.1).
 
     ``table``: the cards lying at each trick-count card before the distribution, this round's
     colour cards included (a ZERO bidder's card lies in front of him, not on the table);
     ``bids[p]``: bid text (``"3"``, ``"3+L"``, ``"ZERO"``); ``colour[p]``: p's colour card this
-    round; ``tricks`` / ``points``: k_p and pts_p; ``start``: the start player (seat order)."""
+    round; ``tricks`` / ``points``: k_p and pts_p; ``start``: the start player (seat order).
+    Cards are names (``"R11"``), or anything ``suit_value`` maps to (suit, value): the game
+    passes its card ids and ``DeckInfo.suit_value_of``."""
     cats: list[str | None] = []
     parsed = [parse_bid(b) for b in bids]
     for p in range(n):
@@ -319,8 +332,8 @@ def distribute(n: int, start: int, t: int, table: Mapping[int, Sequence[str]], b
     # rule 7.4: C locks are lifted; the locked cards left are the A players' cards at T = k
     locked_cards = {colour[p] for p in range(n) if cats[p] == "A"}
     lying = {T: list(cards) for T, cards in table.items()}
-    won: list[list[str]] = [[] for _ in range(n)]
-    removed: list[str] = []
+    won: list[list[Any]] = [[] for _ in range(n)]
+    removed: list[Any] = []
     zero_res: dict[int, bool] = {}
     for p in range(n):                                          # rule 7.2
         if parsed[p][2]:
@@ -330,13 +343,15 @@ def distribute(n: int, start: int, t: int, table: Mapping[int, Sequence[str]], b
     for p in range(n):                                          # rules 7.5, 7.6
         if cats[p] is not None and tricks[p] >= 1:
             claimants.setdefault(tricks[p], []).append(p)
-    picks: list[tuple[int, int, str]] = []
+    picks: list[tuple[int, int, Any]] = []
     category = {p: cat for p, cat in enumerate(cats) if cat is not None}  # every claimant has one
     for T in sorted(claimants):
         # the claimants in order of category, then points, then seat order from the start player
-        # (each key is distinct: the seat order tells any two players apart)
-        order = [p for _key, p in sorted([((CATEGORY_ORDER[category[p]], -points[p], (p - start) % n), p)
-                                          for p in claimants[T]])]
+        # (each key is distinct: the seat order tells any two players apart); mostly there is one
+        order = claimants[T]
+        if len(order) > 1:
+            order = [p for _key, p in sorted([((CATEGORY_ORDER[category[p]], -points[p], (p - start) % n), p)
+                                              for p in order])]
         cards = lying.get(T, [])
         for p in order:                                         # rule 7.7, A-22, A-23, A-37
             own = colour[p]
@@ -344,28 +359,32 @@ def distribute(n: int, start: int, t: int, table: Mapping[int, Sequence[str]], b
             if avail:
                 # the highest value, then an A player's own card, then the lower suit (no two
                 # cards share value and suit, so the keys are distinct)
-                best = max([(_suit_value(c)[1], cats[p] == "A" and c == own, -_suit_value(c)[0], c)
+                best = max([(suit_value(c)[1], cats[p] == "A" and c == own, -suit_value(c)[0], c)
                             for c in avail])[3]
                 cards.remove(best)
                 won[p].append(best)
                 picks.append((p, T, best))
             if cats[p] == "A":
                 locked_cards.discard(own)
-    left = {T: cards for T, cards in sorted(lying.items()) if cards}
+    left = {T: lying[T] for T in sorted(lying) if lying[T]}
     after = {T: list(cards) for T, cards in left.items() if T != t}
     removed.extend(left.get(t, []))                             # rule 8.1
-    return Distribution(cats, picks, won, zero_res, left, removed, after)
+    return Distribution(cats, picks, won, zero_res, left, removed, after, suit_value)
 
 
 def _round_summary(round_end: tuple[Any, ...]) -> dict[str, Any]:
     """The public summary of a round from what its end left (BeimJupiterState._round_end): the
-    round, tricks and trick points won, bids, colour cards, the distribution and the scores."""
-    r, k, pts, bids, colour, res, scores = round_end
+    round, tricks and trick points won, bids, colour cards, the distribution and the scores,
+    every card by name (the distribution ran on card ids).  The scores are the victory piles'
+    first cards, as many as each pile held then: the piles only grow."""
+    r, k, pts, bids, colour, res, victory, sizes, d = round_end
+    names, value = d.names, d.value
+    scores = [float(sum([value[c] for c in pile[:size]])) for pile, size in zip(victory, sizes)]
     return {"round": r, "tricks_won": list(k), "trick_points": list(pts), "bids": list(bids),
-            "colour_cards": list(colour), "categories": list(res.categories),
-            "picks": [list(x) for x in res.picks], "zero": {str(p): ok for p, ok in res.zero.items()},
-            "left": [{"count": T, "cards": list(cards)} for T, cards in res.left.items()],
-            "removed": list(res.removed), "gains": res.gains(), "scores": list(scores)}
+            "colour_cards": [names[c] for c in colour], "categories": list(res.categories),
+            "picks": [[p, T, names[c]] for p, T, c in res.picks], "zero": {str(p): ok for p, ok in res.zero.items()},
+            "left": [{"count": T, "cards": [names[c] for c in cards]} for T, cards in res.left.items()],
+            "removed": [names[c] for c in res.removed], "gains": res.gains(), "scores": scores}
 
 
 # ---- the game state ------------------------------------------------------------------------------
@@ -444,7 +463,7 @@ class BeimJupiterState(GameState):
     def _legal(self) -> Sequence[int]:
         if self.phase == "colour":
             p = self._current_player()
-            return [COLOUR_BASE + c for c in _core.cards_list(self.hands[p] & self.info_deck.number_mask)]
+            return _core.cards_list(self.hands[p] & self.info_deck.number_mask, COLOUR_BASE)
         if self.phase == "bid":
             return _BID_LEGAL[self.t, not self.zero_used[self._current_player()]]
         if self.phase == "play" and self._tp is not None and not self._tp.over:
@@ -522,9 +541,8 @@ class BeimJupiterState(GameState):
             self.selected |= 1 << c
         if self._recording:
             self._event({"type": "reveal", "cards": [d.names[c] for c in colour]})
-        pool: list[str | Sequence[int]] = [d.names[c] for c in colour]
-        pool += [d.names[e[0]] for T in sorted(self.table) for e in self.table[T]]
-        self.trump = determine_trump(pool)                       # rule 5.5
+        pool = colour + [e[0] for T in sorted(self.table) for e in self.table[T]]
+        self.trump = determine_trump(pool, d.suit_value_of)      # rule 5.5
         if self._recording:
             self._event({"type": "trump", "trump": self.trump_text()})
         self.phase = "bid"
@@ -545,20 +563,20 @@ class BeimJupiterState(GameState):
         tp = self._trick_phase
         k, pts = tp.tricks_won(), tp.points_won()
         self.tricks_result, self.points_result = k, pts
-        names, ids = d.names, d.deck.ids
         owners = {e[0]: e[1] for T in self.table for e in self.table[T]}
-        table = {T: [names[e[0]] for e in entries] for T, entries in self.table.items() if entries}
-        colour = [names[c] for c in self._colour_cards()]
+        table = {T: [e[0] for e in entries] for T, entries in self.table.items() if entries}
+        colour = self._colour_cards()
         bids = [b for b in self.bids if b is not None]
         assert len(bids) == n, "every seat has bid before the trick play"
-        res = distribute(n, self.start, self.t, table, bids, colour, k, pts)
+        res = distribute(n, self.start, self.t, table, bids, colour, k, pts, d.suit_value_of)
         for p in range(n):
-            self.victory[p].extend([ids[c] for c in res.won[p]])
-        self.removed.extend([ids[c] for c in res.removed])
-        self.table = {T: [[ids[c], owners[ids[c]], False] for c in cards] for T, cards in res.table.items()}
+            self.victory[p].extend(res.won[p])
+        self.removed.extend(res.removed)
+        self.table = {T: [[c, owners[c], False] for c in cards] for T, cards in res.table.items()}
         # the summary is written out when asked for (last_round): a round replaces these lists
         # with new ones rather than changing them
-        self._round_end = (self.round, k, pts, self.bids, colour, res, self.scores())
+        self._round_end = (self.round, k, pts, self.bids, colour, res, self.victory,
+                           [len(pile) for pile in self.victory], d)
         if self._recording:
             self._event_of("round_end", _round_summary(self._round_end))
         if self.round == ROUNDS:                                 # rule 8.4
