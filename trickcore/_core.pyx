@@ -12,7 +12,7 @@ from libc.string cimport memcpy, memset
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from trickcore._ccore cimport *
 from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from cpython.ref cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_AsLongLongAndOverflow, PyLong_FromUnsignedLongLong
@@ -830,6 +830,23 @@ cdef int _policy_code(policy) except -1:
     raise ValueError(f"policy must be 'random' or 'greedy', not {policy!r}")
 
 
+cdef inline bint _holds_id(tuple legal, long move) except -1:
+    """Whether the legal-action tuple holds the action id ``move``: ``move in legal`` compared as C
+    longs.  The ids of most non-card decisions are above 256, which Python does not keep one
+    object of, so ``in`` would run a rich comparison per element."""
+    cdef Py_ssize_t i
+    cdef int overflow
+    cdef object item
+    for i in range(PyTuple_GET_SIZE(legal)):
+        item = <object>PyTuple_GET_ITEM(legal, i)
+        if type(item) is int:
+            if PyLong_AsLongAndOverflow(item, &overflow) == move and overflow == 0:
+                return True
+        elif item == move:              # a game may list ids of an int subclass
+            return True
+    return False
+
+
 cdef class StateCore:
     """Base of every game state: the card-play fast path, the cached legal actions,
     copies and pickling.
@@ -926,7 +943,7 @@ cdef class StateCore:
                                 self._on_play_over()
                                 self._legal_cache = None
                             return None
-                elif action in self._legal_tuple():
+                elif _holds_id(self._legal_tuple(), move):
                     # A legal id of another decision: no text, no second legality check
                     # (what GameState._apply_slow does once it has checked).
                     if self._shared:

@@ -172,7 +172,10 @@ def left_over(n: int, r: int) -> int:
 def is_void_deal(hands: Sequence[int], n: int) -> bool:
     """Rule 5.3: the deal is void if any hand (a card mask) holds no number card."""
     nm = DECK_INFO[n].number_mask
-    return any([not (h & nm) for h in hands])
+    for h in hands:
+        if not h & nm:
+            return True
+    return False
 
 
 def deal_round(rng: Rng, pool: int, n: int, r: int) -> tuple[list[int], int, int]:
@@ -211,21 +214,26 @@ def determine_trump(pool: Iterable[Any],
     ``pool`` holds the colour cards just revealed and the old ones lying at trick-count cards, as
     names (``"R11"``) or (suit, value) pairs; or as anything else ``suit_value`` maps to (suit,
     value) (the game passes card ids and ``DeckInfo.suit_value_of``)."""
-    count, total, high = [0] * len(SUITS), [0] * len(SUITS), [0] * len(SUITS)
+    count, total, high = [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]    # per suit index 0..3
     for card in pool:
         s, v = suit_value(card)
+        if not 0 <= s < len(SUITS):
+            raise ValueError(f"{card!r} is not a number card of a suit B R Y G")
         count[s] += 1
         total[s] += v
-        high[s] = max(high[s], v)
-    cand = [s for s in range(len(SUITS)) if count[s]]
-    if not cand:
-        return None
-    for key in (count, total, high):     # a) count, b) sum, c) highest card, among the tied suits
-        best = max([key[s] for s in cand])
-        cand = [s for s in cand if key[s] == best]
-        if len(cand) == 1:
-            return cand[0]
-    return None                          # d) no trump
+        if v > high[s]:
+            high[s] = v
+    # a) count, b) sum, c) highest card: each step keeps the suits tied on the one before, so
+    # the trump is the one suit with the largest (count, sum, highest card); d) if two suits
+    # share that key, there is no trump
+    trump, best = None, (0, 0, 0)
+    for s in range(len(SUITS)):
+        key = (count[s], total[s], high[s])
+        if key > best:
+            trump, best = s, key
+        elif key == best and count[s]:
+            trump = None
+    return trump
 
 
 # ---- bids (rule 5.6) --------------------------------------------------------------------------
@@ -331,7 +339,7 @@ def distribute(n: int, start: int, t: int, table: Mapping[int, Sequence[Any]], b
             cats.append("A" if tricks[p] == bt else "C")        # rule 7.3
     # rule 7.4: C locks are lifted; the locked cards left are the A players' cards at T = k
     locked_cards = {colour[p] for p in range(n) if cats[p] == "A"}
-    lying = {T: list(cards) for T, cards in table.items()}
+    lying = {T: list(table[T]) for T in sorted(table)}           # by count: ``left`` lists them so
     won: list[list[Any]] = [[] for _ in range(n)]
     removed: list[Any] = []
     zero_res: dict[int, bool] = {}
@@ -366,8 +374,8 @@ def distribute(n: int, start: int, t: int, table: Mapping[int, Sequence[Any]], b
                 picks.append((p, T, best))
             if cats[p] == "A":
                 locked_cards.discard(own)
-    left = {T: lying[T] for T in sorted(lying) if lying[T]}
-    after = {T: list(cards) for T, cards in left.items() if T != t}
+    left = {T: cards for T, cards in lying.items() if cards}
+    after = {T: cards for T, cards in left.items() if T != t}  # the lists are shared: nothing changes them
     removed.extend(left.get(t, []))                             # rule 8.1
     return Distribution(cats, picks, won, zero_res, left, removed, after, suit_value)
 

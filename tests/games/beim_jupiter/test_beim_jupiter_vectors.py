@@ -75,6 +75,9 @@ def test_BJ_07_full_tie_old_cards_count():
     assert determine_trump(["B3", "G9", "B9", "G3", "R6", "Y11"]) is None
     assert determine_trump(["B9", "G3", "R6", "Y11"]) == Y          # without the old cards
     assert determine_trump([(B, 9), (G, 3), (R, 6), (Y, 11)]) == Y   # (suit, value) pairs work too
+    for bad in ([(4, 9)], [(-1, 9)]):                                 # no such suit
+        with pytest.raises(ValueError):
+            determine_trump(bad)
 
 
 def test_BJ_07_old_cards_enter_the_pool_in_a_real_game():
