@@ -22,9 +22,12 @@ cpdef distribute(int n, start, t, table, bids, colour, tricks, points, suit_valu
 
 cdef class BeimJupiterState(GameState):
     cdef public str phase          # compared with literals on every decision
-    cdef public object info_deck, _forced_deals, dealer, round, table, victory, zero_used, removed, selected
-    cdef public object _round_end, _table_cache, t, start, _round_start, colour, revealed
-    cdef public object trump, bids, tricks_result, points_result, _done, hands, leftover
+    # Seats and counts are C ints (and the flag bint): the flow's arithmetic on them is C.
+    cdef public int dealer, round, t, start, _round_start, _done
+    cdef public bint revealed
+    cdef public object info_deck, _forced_deals, table, victory, zero_used, removed, selected
+    cdef public object _round_end, _table_cache, colour
+    cdef public object trump, bids, tricks_result, points_result, hands, leftover
 
     cpdef _start_round(self)
     cpdef _current_player(self)

@@ -34,11 +34,15 @@ cpdef int next_dealer(int n, int dealer, steps) except? -1
 
 cdef class KlaberjassState(GameState):
     cdef public str phase          # compared with literals on every decision
-    cdef public object _forced, dealer, dice, deal_no, results, _over, _order, _deal_start
-    cdef public object forehand, _seats, _hands, _packets, turned, turned_suit, _stack
-    cdef public object _turned_in_hand, picked_up, calls, kleines, trump, declarer, exchange
-    cdef public object _melds, declared, meld_calls, best, meld_pts, doubling, mult, belle
-    cdef public object _belle_holder, _tp_deal, _queue, _qi
+    # Seats, counts and the turned card's suit are C ints (and flags bint): the flow's arithmetic
+    # and comparisons on them are C operations.  Card ids stay Python ints: they are shifted into
+    # masks (1 << card), which a C int would overflow.
+    cdef public int dealer, deal_no, _deal_start, forehand, turned_suit, mult, _qi
+    cdef public bint _over, _turned_in_hand, picked_up
+    cdef public object turned, _forced, dice, _results, _order, _seats, _hands, _packets, _stack
+    cdef public object calls, kleines, trump, declarer, exchange
+    cdef public object _melds, declared, meld_calls, best, meld_pts, doubling, belle
+    cdef public object _belle_holder, _tp_deal, _queue
 
     cpdef _begin_deal(self)
     cpdef _ask(self, phase, seats)

@@ -286,7 +286,7 @@ _RUNS = [_suit_runs(suit) for suit in range(4)]
 
 def decompose_melds(hand: int) -> list[Meld]:
     """A player's melds by the fixed decomposition of §5.2 [D-8], sorted best first."""
-    out = _RUNS[0][hand & 255] + _RUNS[1][hand >> 8 & 255] + _RUNS[2][hand >> 16 & 255] + _RUNS[3][hand >> 24 & 255]
+    out = [*_RUNS[0][hand & 255], *_RUNS[1][hand >> 8 & 255], *_RUNS[2][hand >> 16 & 255], *_RUNS[3][hand >> 24 & 255]]
     if len(out) > 1:
         out.sort(reverse=True)      # Meld orders by (kind, top, suit)
     return out
@@ -377,7 +377,21 @@ _AUCTION = frozenset({"orgi", "kleines", "besser", "name"})
 _DECISION = {"orgi": "take", "kleines": "kleines", "besser": "besser", "name": "trump",
              "exchange": "exchange", "meld": "meld", "kontra": "kontra", "re": "re", "play": "play"}
 _MASK64 = (1 << 64) - 1
+_DEAL_END, _THROW_IN = "deal_end", "throw_in"     # the kinds of KlaberjassState._results entries
 _IDENTITY = tuple(range(N_CARDS))   # the deck in id order, shuffled into each deal's order
+
+
+def _deal_summary(entry: tuple[Any, ...]) -> dict[str, Any]:
+    """The public summary of a deal, or of a throw-in, from what its end kept
+    (KlaberjassState._results): the ``deal_end`` event's fields, an item of ``results``."""
+    if entry[0] == _THROW_IN:
+        _, deal, dealer, dice = entry
+        return {"deal": deal, "dealer": dealer, "throw_in": True, "dice": list(dice), "next_dealer": dealer}
+    _, deal, dealer, trump, declarer, mult, pts, success, steps, dice, next_dealer_ = entry
+    return {"deal": deal, "dealer": dealer, "trump": SUITS[trump], "declarer": declarer, "multiplier": mult,
+            "card_points": list(pts["card_points"]), "last_trick": list(pts["last_trick"]),
+            "melds": list(pts["melds"]), "belle": list(pts["belle"]), "points": list(pts["points"]),
+            "success": success, "steps": list(steps), "dice": list(dice), "next_dealer": next_dealer_}
 
 
 class KlaberjassState(GameState):
@@ -395,7 +409,8 @@ class KlaberjassState(GameState):
         self.dealer = Rng(seed).below(n) if fd < 0 else fd
         self.dice = [0] * n_sides(n)
         self.deal_no = 0            # deals begun, throw-ins included
-        self.results: list[dict[str, Any]] = []   # public summaries of finished deals (and throw-ins)
+        # what each finished deal (or throw-in) leaves, in order: ``results`` writes them out
+        self._results: list[tuple[Any, ...]] = []
         self.phase = ""
         self._over = False
         self._begin_deal()
@@ -543,12 +558,12 @@ class KlaberjassState(GameState):
         self.dice = advance_dice(self.dice, steps, target)
         old_dealer = self.dealer
         self.dealer = next_dealer(n, self.dealer, steps)
-        result: dict[str, Any] = {
-            "deal": self.deal_no, "dealer": old_dealer, "trump": SUITS[trump], "declarer": self.declarer,
-            "multiplier": self.mult, **pts, "success": success,
-            "steps": steps, "dice": list(self.dice), "next_dealer": self.dealer}
-        self.results.append(result)
-        self._event_of("deal_end", result)
+        # the summary is written out when asked for (results); the dice list is replaced, never
+        # changed, so the entry keeps it as it is
+        self._results.append((_DEAL_END, self.deal_no, old_dealer, trump, self.declarer, self.mult, pts, success,
+                              steps, self.dice, self.dealer))
+        if self._recording:
+            self._event_of("deal_end", _deal_summary(self._results[-1]))
         self.deal_no += 1
         self._next_deal_or_end()
 
@@ -563,8 +578,7 @@ class KlaberjassState(GameState):
             self._begin_deal()
 
     def _throw_in(self) -> None:
-        self.results.append({"deal": self.deal_no, "dealer": self.dealer, "throw_in": True,
-                             "dice": list(self.dice), "next_dealer": self.dealer})
+        self._results.append((_THROW_IN, self.deal_no, self.dealer, self.dice))
         if self._recording:
             self._event({"type": "throw_in", "deal": self.deal_no, "dealer": self.dealer})
         self.deal_no += 1          # D-6: the same dealer deals again
@@ -588,9 +602,8 @@ class KlaberjassState(GameState):
 
     def _legal(self) -> Sequence[int]:
         ph = self.phase
-        choices = _TWO_WAY.get(ph)
-        if choices is not None:
-            return choices
+        if ph in _TWO_WAY:
+            return _TWO_WAY[ph]
         if ph == "play":
             return self._trick_phase.moves() + self._belle_options()
         if ph == "name":
@@ -715,6 +728,12 @@ class KlaberjassState(GameState):
     def deal_number(self) -> int:
         return self.deal_no
 
+    @property
+    def results(self) -> list[dict[str, Any]]:
+        """The public summaries of the finished deals and throw-ins, in order (§8.1-8.5, D-6): new
+        dicts, written out on each read from what the deals' ends kept."""
+        return [_deal_summary(entry) for entry in self._results]
+
     def scores(self) -> list[float]:
         n = self.num_players
         return [float(self.dice[side_of(n, s)]) for s in range(n)]
@@ -736,7 +755,7 @@ class KlaberjassState(GameState):
             "dice": list(self.dice), "scores": self.scores(),
             "deal": self.deal_no, "dealer": self.dealer, "forehand": self.forehand,
             "phase": self.phase, "decision": self.decision(), "to_move": self.current_player(),
-            "results": [dict(r) for r in self.results],
+            "results": self.results,
         }
         if self._over:
             return obs
