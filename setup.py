@@ -21,10 +21,15 @@ from glob import glob
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
+#: The core's headers: a change to one (rules_inline.h holds the trick rules) rebuilds every
+#: extension that compiles the core in, as a change to a .c file does.
+CORE_HEADERS = sorted(glob("csrc/include/*.h") + glob("csrc/src/*.h"))
+
 core = Extension(
     "trickcore._core",
     sources=["trickcore/_core.pyx", *sorted(glob("csrc/src/*.c"))],
     include_dirs=["csrc/include", "csrc/src"],
+    depends=CORE_HEADERS,
     extra_compile_args=["-O3", "-std=c99"],
 )
 
@@ -33,6 +38,7 @@ bench = Extension(
     "trickcore._bench",
     sources=["trickcore/_bench.pyx", "bench/floor.c", *sorted(glob("csrc/src/*.c"))],
     include_dirs=["csrc/include", "csrc/src", "bench"],
+    depends=CORE_HEADERS,
     extra_compile_args=["-O3", "-std=c99"],
 )
 
@@ -121,7 +127,7 @@ flow = [] if os.environ.get("TRICKCORE_PURE_PYTHON") == "1" else cythonize(
 # Their C goes to build/, beside the other generated files of the build.
 encode = [] if os.environ.get("TRICKCORE_PURE_PYTHON") == "1" else cythonize(
     [Extension("trickcore.encodings._fast", ["trickcore/encodings/_fast.pyx", *sorted(glob("csrc/src/*.c"))],
-               include_dirs=["csrc/include"],
+               include_dirs=["csrc/include"], depends=CORE_HEADERS,
                extra_compile_args=["-O3"])],
     language_level=3, build_dir="build/cython", include_path=["."])
 

@@ -72,18 +72,30 @@ static inline tc_cards tc__legal(const tc_deck *d, const tc_rules *r, const tc_t
 
 /* Distinct moves from the legal cards, ascending: declared cards give two moves,
  * twins one (tc_moves in trickcore.h). */
+/* Append the move TC_MOVE(c, decl) of every card c of a to out[n..], ascending; returns the new
+ * count.  A word at a time, lowest set bit first: the move list is built for every decision of
+ * every caller, and stepping with tc_next would search from the start of a word per card. */
+static inline int tc__append_moves(tc_cards a, int decl, uint16_t *out, int n) {
+    int w;
+    for (w = 0; w < 2; w++) {
+        uint64_t bits = a.w[w];
+        while (bits) {
+            out[n++] = (uint16_t)TC_MOVE(64 * w + TC_CTZ64(bits), decl);
+            bits &= bits - 1;
+        }
+    }
+    return n;
+}
+
 static inline int tc__moves(const tc_deck *d, const tc_rules *r, const tc_trick *t, tc_cards hand, uint16_t *out) {
     tc_cards legal = tc__legal(d, r, t, hand);
     tc_cards twins = tc_and(legal, d->twin);
     tc_cards decl = tc_and(legal, d->declared);
-    int n = 0, c;
     if (!tc_is_empty(twins)) {          /* identical cards give one move: keep the lowest */
         legal = tc_minus(legal, twins);
         legal = tc_or(legal, tc_cards_of(tc_first(twins)));
     }
-    for (c = tc_first(legal); c >= 0; c = tc_next(legal, c)) out[n++] = (uint16_t)TC_MOVE(c, 0);
-    for (c = tc_first(decl); c >= 0; c = tc_next(decl, c)) out[n++] = (uint16_t)TC_MOVE(c, 1);
-    return n;
+    return tc__append_moves(decl, 1, out, tc__append_moves(legal, 0, out, 0));
 }
 
 /* Winning keys.  A card replaces the current winner iff its key is strictly
