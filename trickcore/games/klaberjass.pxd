@@ -21,10 +21,11 @@ cpdef list seat_order(int n, int dealer)
 cpdef int side_of(int n, int seat) except? -1
 cpdef int n_sides(int n) except? -1
 cpdef list side_members(int n, int side)
-cpdef decompose_melds(hand)
+cpdef decompose_melds(uint64_t hand)
 cpdef meld_key(meld, trump, order_pos)
 cpdef best_meld(declared, trump, int n, dealer)
 cpdef meld_points(declared, trump, int n, dealer)
+cpdef meld_points_of(declared, b, int n)
 @cython.locals(ns=int, seat=int)
 cpdef side_points(int n, won, trump, last_winner, melds, belle_seat)
 cpdef deal_steps(int n, declarer, side_points, mult)

@@ -311,8 +311,12 @@ def best_meld(declared: dict[int, list[Meld]], trump: int, n: int, dealer: int) 
 
 def meld_points(declared: dict[int, list[Meld]], trump: int, n: int, dealer: int) -> list[int]:
     """Meld points per side: the side owning the best meld scores all its members' melds."""
+    return meld_points_of(declared, best_meld(declared, trump, n, dealer), n)
+
+
+def meld_points_of(declared: dict[int, list[Meld]], b: tuple[int, Meld] | None, n: int) -> list[int]:
+    """``meld_points`` when the best meld ``b`` (best_meld's answer) is known already."""
     pts = [0] * n_sides(n)
-    b = best_meld(declared, trump, n, dealer)
     if b is not None:
         side = side_of(n, b[0])
         pts[side] = sum([m.value for seat, ms in declared.items() if side_of(n, seat) == side for m in ms])
@@ -519,7 +523,7 @@ class KlaberjassState(GameState):
     def _melds_done(self) -> None:
         n = self.num_players
         self.best = best_meld(self.declared, self._trump, n, self.dealer)
-        self.meld_pts = meld_points(self.declared, self._trump, n, self.dealer)
+        self.meld_pts = meld_points_of(self.declared, self.best, n)
         if self._recording:
             self._event({"type": "meld_result", "best": None if self.best is None else
                          {"seat": self.best[0], **self.best[1].to_dict()}, "points": list(self.meld_pts)})
