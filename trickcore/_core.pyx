@@ -831,9 +831,9 @@ cdef int _policy_code(policy) except -1:
 
 
 cdef inline bint _holds_id(tuple legal, long move) except -1:
-    """Whether the legal-action tuple holds the action id ``move``: ``move in legal`` compared as C
-    longs.  The ids of most non-card decisions are above 256, which Python does not keep one
-    object of, so ``in`` would run a rich comparison per element."""
+    """Whether the legal-action tuple holds the action id ``move``: ``move in legal``, compared as C
+    longs.  The ids of most non-card decisions are above 256, outside the small ints Python keeps
+    one object of, so ``in`` would find no identical object and run a rich comparison per element."""
     cdef Py_ssize_t i
     cdef int overflow
     cdef object item

@@ -299,8 +299,8 @@ CATEGORY_ORDER = {"A": 0, "B": 1, "C": 2}
 
 class Distribution(NamedTuple):
     """Result of :func:`distribute`: every card as it was given (names, or the game's card ids).
-    A named tuple: a round's end makes one, and a dataclass would set each field through
-    ``object.__setattr__``."""
+    A named tuple: every round's end makes one, built as one tuple where a dataclass instance
+    fills its dict field by field."""
 
     categories: list[str | None]          # "A" / "B" / "C", None for a ZERO bidder (rule 7.2)
     picks: list[tuple[int, int, Any]]     # (seat, T, card) in pick order

@@ -328,10 +328,17 @@ def side_points(n: int, won: list[int], trump: int, last_winner: int, melds: lis
                 belle_seat: int | None) -> dict[str, list[int]]:
     """Points of every side for a deal (§8.1): card points of the won cards (per seat masks),
     10 for the last trick, meld points (per side, from meld_points) and 20 for an announced Belle."""
+    return side_points_of(n, [mask_points(won[seat], trump) for seat in range(n)], last_winner, melds, belle_seat)
+
+
+def side_points_of(n: int, seat_card_points: list[int], last_winner: int, melds: list[int],
+                   belle_seat: int | None) -> dict[str, list[int]]:
+    """``side_points`` from each seat's card points: what the trick phase counted as it went, with
+    the deal's deck, whose points are ``card_points`` for the deal's trump."""
     ns = n_sides(n)
     cards = [0] * ns
     for seat in range(n):
-        cards[side_of(n, seat)] += mask_points(won[seat], trump)
+        cards[side_of(n, seat)] += seat_card_points[seat]
     last = [0] * ns
     last[side_of(n, last_winner)] = 10
     belle = [0] * ns
@@ -393,8 +400,7 @@ def _deal_summary(entry: tuple[Any, ...]) -> dict[str, Any]:
         return {"deal": deal, "dealer": dealer, "throw_in": True, "dice": list(dice), "next_dealer": dealer}
     _, deal, dealer, trump, declarer, mult, pts, success, steps, dice, next_dealer_ = entry
     return {"deal": deal, "dealer": dealer, "trump": SUITS[trump], "declarer": declarer, "multiplier": mult,
-            "card_points": list(pts["card_points"]), "last_trick": list(pts["last_trick"]),
-            "melds": list(pts["melds"]), "belle": list(pts["belle"]), "points": list(pts["points"]),
+            **{key: list(points) for key, points in pts.items()},
             "success": success, "steps": list(steps), "dice": list(dice), "next_dealer": next_dealer_}
 
 
@@ -555,7 +561,7 @@ class KlaberjassState(GameState):
 
     def _play_over(self) -> None:
         n, tp, trump = self.num_players, self._trick_phase, self._trump
-        pts = side_points(n, [tp.won(s) for s in range(n)], trump, tp.last_winner, self.meld_pts,
+        pts = side_points_of(n, tp.points_won(), tp.last_winner, self.meld_pts,
                           None if self.belle is None else self.belle[0])
         success, steps = deal_steps(n, self._declarer, pts["points"], self.mult)
         target = self.options["target"]

@@ -165,6 +165,9 @@ def test_oracle_full_deals_match_trick_phase(n, trump, seed):
     assert tp.points_won() == pts
     for s in range(n):
         assert sum(oracle.points(c, tname) for c in kj.names(tp.won(s))) == pts[s]
+        # the deal's end scores each seat with points_won (side_points_of), as side_points would
+        # with its won cards
+        assert kj.mask_points(tp.won(s), trump) == pts[s]
 
 
 # ---- perft -----------------------------------------------------------------------------------
