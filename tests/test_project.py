@@ -73,7 +73,7 @@ def test_bench_times_full_games_round_robin():
     configs = [("klaberjass", "Klaberjass", 2), ("hattrick", "Hattrick", 4)]
     run.full_games(configs)
     rows = {r.name: r for r in run.results()}
-    assert len(run.floors) == 2, "a floor measurement before each round"
+    assert len(run.floors) == 2 * bench.ROUNDS_PER_REPEAT, "a floor measurement before each round"
     for name, _title, players in configs:
         row = rows[f"{name}_{players}p_full_games_python"]
         assert row.ns_per_play > 0 and row.extra["games_per_s"] > 0
