@@ -591,9 +591,11 @@ class GameState(StateCore):
         self._event({"type": kind, **data}, visible_to)
 
     def _event_of(self, kind: str, data: Event, visible_to: Iterable[int] | None = None) -> None:
-        """``_event({"type": kind, **data}, visible_to)`` for a dict the game keeps as well (a
-        deal's summary in ``results``): the event is merged only when the events are read, so
-        loops, rollouts and searches never copy it.  ``data`` must not change afterwards."""
+        """``_event({"type": kind, **data}, visible_to)`` for a summary: one the game keeps as well
+        (Squint's deal result in ``results``), or one it writes out for the event from what it
+        keeps in another form (Klaberjass's deals, Beim Jupiter's rounds).  The event is merged
+        only when the events are read, so the dict is never copied before that.  ``data`` must
+        not change afterwards."""
         if self._recording:
             self._append_entry((_LATER, (None if visible_to is None else _visibility(visible_to), kind, data)))
 
