@@ -262,11 +262,13 @@ class GameState(StateCore):
     _world_replay: tuple[int, dict[str, Any]] | None
 
     def __init__(self, num_players: int, options: dict[str, Any] | None = None, seed: int = 0):
-        self.info.check_players(num_players)
+        info = self.info
+        if type(num_players) is not int or num_players not in info.players:
+            info.check_players(num_players)    # raises, unless an int subclass of a valid count
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise GameConfigError(f"seed must be an integer in 0..2**64-1, got {seed!r}")
         self.num_players = num_players
-        self.options = self.info.resolve_options(options, num_players)
+        self.options = info.resolve_options(options, num_players)
         self.seed = seed
         self._actions = []
         self._is_world = False

@@ -101,6 +101,8 @@ def list_games() -> list[GameInfo]:
 
 
 def get_game(name: str) -> GameInfo:
+    if _loaded and type(name) is str and name in _REGISTRY:   # a registered name as written
+        return _REGISTRY[name]
     _load()
     key = str(name).strip().lower().replace("_", "-").replace(" ", "-")
     key = _ALIASES.get(key, key)
