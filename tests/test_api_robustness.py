@@ -198,3 +198,27 @@ def test_the_documented_cases_from_the_contract():
             trickcore.new_game("sticheln", 4, seed=bad)
         with pytest.raises(GameConfigError):
             trickcore.new_game("sticheln", bad)
+
+
+@pytest.mark.parametrize("name,players", [(info.name, p) for info in trickcore.list_games() for p in info.players])
+def test_a_listed_card_plays_as_the_checked_path_does(name, players):
+    """apply_action plays a card of the moves legal_actions() just listed with no second check
+    (TrickPhase.play_listed); a card id applied with no list made goes through tc_play's checks.
+    Two states fed the same random actions, one that lists before every action and one that
+    never does, stay identical to the end, and an unlisted card is refused by both."""
+    rng = random.Random(players)
+    for seed in range(3):
+        listing, checking = trickcore.new_game(name, players, seed=seed), trickcore.new_game(name, players, seed=seed)
+        while not listing.is_terminal():
+            legal = listing.legal_actions()
+            if listing.decision() == "play":
+                unlisted = [c for c in range(128) if c not in legal][:3]
+                for card in unlisted:
+                    for state in (listing, checking):
+                        with pytest.raises(IllegalActionError):
+                            state.apply_action(card)
+            action = rng.choice(legal)
+            listing.apply_action(action)
+            checking.apply_action(action)
+            assert checking.action_ids == listing.action_ids
+        assert _snapshot(checking) == _snapshot(listing)

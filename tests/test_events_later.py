@@ -137,3 +137,28 @@ def test_summary_events_are_merged_when_read_and_read_the_same_from_copies(name,
         assert copy.events_since(0)[0] == events
     for seat in range(players):
         assert {"type": kind, **summary} in state.events_for(seat)[0]
+
+
+def test_new_game_makes_its_states_deferred_from_the_start():
+    """new_game makes a state class's instance with ``_made_deferred`` set before ``__init__``
+    runs (_core.new_deferred), so the deal's events are never built; a game whose factory is a
+    function, not the state class, is deferred after it is made (_defer_events).  Both read the
+    events a recording state has."""
+    from trickcore import _core, games
+    from trickcore.game import GameInfo
+    from trickcore.games.reference import ReferenceState
+
+    state = new_game("reference", 4, seed=5)
+    assert state._made_deferred and not state._recording and state._events == []
+    assert state.events_since(0) == recording("reference", 4, 5).events_since(0)
+    with pytest.raises(TypeError, match="not a game-state class"):
+        _core.new_deferred(dict, 4, None, 0)
+    info = get_game("reference")
+    games.register(GameInfo(name="reference-by-function", title="t", players=(4,), options=(),
+                            factory=lambda n, options, seed: ReferenceState(n, options, seed)))
+    try:
+        made = new_game("reference-by-function", 4, seed=5)
+        assert not made._made_deferred and not made._recording and made._events == []
+        assert made.action_ids == [] and info.factory is ReferenceState
+    finally:
+        games.unregister("reference-by-function")

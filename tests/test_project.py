@@ -1,9 +1,11 @@
 """Project-level checks: the README's commands, the CLI, the registry and the bench JSON."""
 
 import json
+import os
 import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 import trickcore
@@ -61,6 +63,19 @@ def test_bench_json_reports_ratios_to_the_floor():
     for d in data:
         assert d["ns_per_play"] > 0 and d["ratio"] > 0
     assert next(d for d in data if d["name"] == "floor_c")["ratio"] == 1.0
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="CPU affinity is Linux-only")
+def test_bench_runs_on_one_cpu_and_gives_the_others_back():
+    """``trickcore bench`` pins itself to one CPU it may use while it measures (--no-pin: not)."""
+    from trickcore import bench
+
+    allowed = os.sched_getaffinity(0)
+    with bench.one_cpu() as cpu:
+        assert cpu in allowed and os.sched_getaffinity(0) == {cpu}
+    assert os.sched_getaffinity(0) == allowed
+    with bench.one_cpu(False) as cpu:
+        assert cpu is None and os.sched_getaffinity(0) == allowed
 
 
 def test_bench_times_full_games_round_robin():

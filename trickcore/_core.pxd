@@ -5,7 +5,7 @@
 #
 # Readers outside _core.pyx treat every attribute as read-only: the trick phase changes only
 # through its own methods (play_c and what calls it), so its tables stay consistent.
-from libc.stdint cimport int8_t, uint32_t
+from libc.stdint cimport int8_t, uint32_t, uint64_t
 from trickcore._ccore cimport tc_deck, tc_play_state, tc_rng, tc_rules, tc_trick
 
 
@@ -47,7 +47,8 @@ cdef class TrickPhase:
     cdef void _record(self)
     cdef list _trick_tuples(self)
     cdef list moves_c(self)
-    cdef tuple moves_tuple(self)
+    cdef tuple moves_tuple(self, uint64_t *listed_lo, uint64_t *listed_hi)
+    cdef int play_listed(self, int move)
     cdef tc_trick *_trick_at(self, int k)
     cdef int _seat(self, int seat) except -1
     cdef TrickPhase copy_c(self)
@@ -62,6 +63,10 @@ cdef class StateCore:
     # The legal actions of the current decision (a tuple), or None: apply_action
     # clears it, and it is the only way a state changes.
     cdef tuple _legal_cache
+    # While _legal_cache holds a trick phase's moves: its plain card moves (no declaration) as a
+    # card set, one bit per card id in two words.  apply_action plays a card of it without
+    # checking it a second time (TrickPhase.play_listed).
+    cdef uint64_t _listed_lo, _listed_hi
     # Edits announced by _begin_edit, counted: what the observation encoders keep from a
     # state's attributes while its cards are played (trickcore/encodings/_fast.pyx) is
     # written anew after one.
@@ -69,9 +74,15 @@ cdef class StateCore:
     # Where the event list's marks of card plays stand: (trick phase, tricks marked, cards of the
     # open trick marked, cards played); kept here because a copy must point it at its own phase.
     cdef public tuple _ev_sync
+    # Set by trickcore.games.new_game on a state it has made but not yet initialised: the state
+    # records no events from the start (GameState.__init__).  A field here rather than in
+    # GameState so that it exists, False, before __init__ runs in a pure-Python build too.
+    cdef public bint _made_deferred
 
     cdef bint _in_trick_phase(self) noexcept   # reads fields only: nothing to raise
     cdef tuple _legal_tuple(self)
+    cdef _end_trick_phase(self)
+    cdef _apply_other(self, action, seat)
     # The game's hooks (trickcore.game.GameState).  cpdef: the fast path calls a compiled game's
     # own through its vtable, with no attribute lookup; a Python subclass's are found as usual.
     cpdef _is_terminal(self)

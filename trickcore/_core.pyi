@@ -4,11 +4,13 @@ Card sets are Python ints used as 128-bit masks (bit i = card id i).  A move is
 ``card | decl << 7`` (0..255); game actions from ``PLAY_ACTIONS`` up are the games' own."""
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from typing_extensions import Self
 
 from trickcore.errors import CoreError as CoreError
+
+_S = TypeVar("_S", bound="StateCore")
 
 FOLLOW_FREE: Final[int]
 FOLLOW_SUIT: Final[int]
@@ -187,6 +189,7 @@ class StateCore:
     _fast: bool
     _shared: bool
     _ev_sync: tuple[Any, ...]
+    _made_deferred: bool
     def _is_terminal(self) -> bool: ...
     def _legal(self) -> Sequence[int]: ...
     def _apply(self, action: int) -> None: ...
@@ -210,6 +213,7 @@ class StateCore:
 
 def _fields(state: StateCore) -> tuple[Any, ...]: ...
 def has_field_copier(cls: type) -> bool: ...
+def new_deferred(cls: type[_S], num_players: int, options: dict[str, Any] | None, seed: int) -> _S: ...
 def set_class_attribute(cls: type, name: str, value: object) -> None: ...
 def reference_deck() -> Deck: ...
 def reference_playouts(n: int, seed: int = 1) -> list[int]: ...

@@ -18,14 +18,23 @@ from cpython.ref cimport Py_INCREF
 from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_AsLongLongAndOverflow, PyLong_FromUnsignedLongLong
 from cpython.dict cimport PyDict_SetItem
 
+cdef extern from "rules_inline.h":
+    # The core's internals for the card-play fast path (csrc/src): the move list of the trick
+    # rules (the one definition tc_play_moves wraps with its argument checks), and the play of
+    # a move from such a list.
+    int tc__moves(const tc_deck *d, const tc_rules *r, const tc_trick *t, tc_cards hand, uint16_t *out)
+    void tc__play_listed(const tc_deck *d, const tc_rules *r, tc_play_state *s, int move)
+
 cdef extern from "Python.h":
     # The members of the real PyTypeObject that this module reads: the type's dict
     # (set_class_attribute), and for clone() a new, empty instance without a Python-level call
     # and whether instances have a __dict__.
     ctypedef object (*_newfunc)(void *, PyObject *, PyObject *)   # (type, args, kwargs)
+    ctypedef int (*_initproc)(PyObject *, PyObject *, PyObject *) except -1   # (self, args, kwargs)
     ctypedef struct _Type "PyTypeObject":
         PyObject *tp_dict
         _newfunc tp_new
+        _initproc tp_init
         Py_ssize_t tp_dictoffset
     void PyType_Modified(_Type *)
 
@@ -549,17 +558,35 @@ cdef class TrickPhase:
             PyList_SET_ITEM(res, i, <object>v)
         return res
 
-    cdef tuple moves_tuple(self):
-        """The legal moves as a tuple: what StateCore caches per decision."""
+    cdef tuple moves_tuple(self, uint64_t *listed_lo, uint64_t *listed_hi):
+        """The legal moves as a tuple: what StateCore caches per decision.  ``listed_lo`` and
+        ``listed_hi`` get its plain card moves (ids below 128) as a card set, for play_listed.
+        Only while the phase runs (StateCore._in_trick_phase): the seat to move holds a hand."""
         cdef uint16_t out[256]
-        cdef int n = tc_play_moves(&self.deck.d, &self.rules, &self.s, out), i
+        cdef int seat = tc_trick_to_move(&self.s.trick, self.rules.n_players), i, m
+        cdef int n = tc__moves(&self.deck.d, &self.rules, &self.s.trick, self.s.hand[seat], out)
         cdef tuple res = PyTuple_New(n)
         cdef PyObject *v
+        cdef uint64_t words[4]    # the moves as a set: plain cards in words 0-1, declared in 2-3
+        words[0] = words[1] = words[2] = words[3] = 0
         for i in range(n):
-            v = PyTuple_GET_ITEM(_MOVE_IDS, out[i])
+            m = out[i]
+            v = PyTuple_GET_ITEM(_MOVE_IDS, m)
             Py_INCREF(<object>v)
             PyTuple_SET_ITEM(res, i, <object>v)
+            words[m >> 6] |= (<uint64_t>1) << (m & 63)
+        listed_lo[0] = words[0]
+        listed_hi[0] = words[1]
         return res
+
+    cdef int play_listed(self, int move):
+        """Play a move of the list moves_tuple gave for this position (so legal: no check).
+        Returns 1 if a trick completed, as play_c."""
+        tc__play_listed(&self.deck.d, &self.rules, &self.s, move)
+        if self.s.trick.n_played == 0:
+            self._record()
+            return 1
+        return 0
 
     def moves(self):
         """Distinct legal moves of the seat to move, ascending."""
@@ -904,8 +931,9 @@ cdef class StateCore:
         cdef tuple legal = self._legal_cache
         if legal is None:
             if self._in_trick_phase():
-                legal = self._tp.moves_tuple()
+                legal = self._tp.moves_tuple(&self._listed_lo, &self._listed_hi)
             else:
+                self._listed_lo = self._listed_hi = 0
                 legal = () if self._is_terminal() else tuple(self._legal())
             self._legal_cache = legal
         return legal
@@ -927,6 +955,36 @@ cdef class StateCore:
         Illegal, malformed or out-of-turn actions raise IllegalActionError and
         leave the state unchanged."""
         cdef int rc, overflow = 0
+        cdef long move
+        cdef uint64_t listed
+        # The card-play fast path, kept short (the rest is _apply_other, out of line): a card
+        # of the moves legal_actions() listed for this decision is played with no second
+        # check (TrickPhase.play_listed).
+        if type(action) is int and seat is None and self._legal_cache is not None and self._in_trick_phase():
+            move = PyLong_AsLongAndOverflow(action, &overflow)   # huge ints: overflow, no error
+            if overflow == 0 and 0 <= move < 128:
+                listed = self._listed_lo if move < 64 else self._listed_hi
+                if (listed >> (move & 63)) & 1:
+                    rc = self._tp.play_listed(<int>move)
+                    self._legal_cache = None
+                    self._actions.append(action)
+                    if rc == 1 and tc_play_over(&self._tp.s):
+                        self._end_trick_phase()
+                    return None
+        return self._apply_other(action, seat)
+
+    cdef _end_trick_phase(self):
+        """After the trick phase's last card: the game's own flow goes on."""
+        if self._shared:
+            self._unshare()
+        self._on_play_over()
+        self._legal_cache = None
+
+    cdef _apply_other(self, action, seat):
+        """apply_action for everything but a listed card: a card id with no list made for the
+        decision (checked by tc_play), a legal id of another decision, and the rest (text,
+        ``seat``, errors) through the checked Python path."""
+        cdef int rc, overflow = 0
         cdef long move = -1
         if type(action) is int and seat is None:
             move = PyLong_AsLongAndOverflow(action, &overflow)   # huge ints: overflow, no error
@@ -938,10 +996,7 @@ cdef class StateCore:
                             self._legal_cache = None
                             self._actions.append(action)
                             if rc == 1 and tc_play_over(&self._tp.s):
-                                if self._shared:
-                                    self._unshare()
-                                self._on_play_over()
-                                self._legal_cache = None
+                                self._end_trick_phase()
                             return None
                 elif _holds_id(self._legal_tuple(), move):
                     # A legal id of another decision: no text, no second legality check
@@ -1082,6 +1137,19 @@ cdef field_copier _copier_of(type cls) except? NULL:
             break
     _copier_cache[cls] = found
     return <field_copier><size_t>found
+
+
+def new_deferred(type cls, num_players, options, seed):
+    """``cls(num_players, options, seed)`` for a state class, with ``_made_deferred`` set before
+    its ``__init__`` runs: how trickcore.games.new_game makes a state that records no events from
+    the start.  The type's own slots, so no Python-level ``__new__`` and ``__init__`` calls."""
+    if not issubclass(cls, StateCore):
+        raise TypeError(f"{cls.__name__} is not a game-state class")
+    cdef StateCore state = <StateCore>(<_Type *>cls).tp_new(<void *>cls, <PyObject *>_NO_ARGS, NULL)
+    state._made_deferred = True
+    cdef tuple args = (num_players, options, seed)
+    (<_Type *>cls).tp_init(<PyObject *>state, <PyObject *>args, NULL)
+    return state
 
 
 def has_field_copier(type cls):

@@ -11,12 +11,14 @@ Used by ``trickcore bench`` and by the pytest-benchmark suites in bench/.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
+import os
 import pickle
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from trickcore import _bench, _core
@@ -492,20 +494,43 @@ class _Run:
         return results + [Result(name, ns, ns / floor_ns, what, extra) for name, ns, what, extra in self.rows]
 
 
-def run(quick: bool = False, repeat: int = 5, games: bool = True, progress: Callable[[str], None] | None = None
-        ) -> list[Result]:
+@contextlib.contextmanager
+def one_cpu(enabled: bool = True) -> Iterator[int | None]:
+    """Run the body on one CPU (Linux ``sched_setaffinity``): the last this process may use, or
+    None where pinning is off or unsupported.  A loop the scheduler moves to another CPU starts
+    there with cold caches, and the floor and the loop it is compared with may then run on
+    different CPUs, so a ratio moves more from run to run (README, Benchmarks, has figures).
+    The process's CPU set is restored after."""
+    if not enabled or not hasattr(os, "sched_setaffinity"):
+        yield None
+        return
+    allowed = os.sched_getaffinity(0)
+    cpu = max(allowed)
+    os.sched_setaffinity(0, {cpu})
+    try:
+        yield cpu
+    finally:
+        os.sched_setaffinity(0, allowed)
+
+
+def run(quick: bool = False, repeat: int = 5, games: bool = True, progress: Callable[[str], None] | None = None,
+        pin: bool = True) -> list[Result]:
     """Run every benchmark: the core in C, the binding, the reference game through the
-    interface and, with ``games``, every registered game at every player count."""
+    interface and, with ``games``, every registered game at every player count.  With ``pin``,
+    on one CPU (one_cpu)."""
     bench = _Run(quick, repeat, progress)
-    bench.core()
-    bench.binding()
-    bench.interface()
-    if games:
-        configs = [(info.name, info.title, players) for info in list_games() if info.name != "reference"
-                   for players in info.players]
-        for name, title, players in configs:
-            bench.game(name, title, players)
-        bench.full_games(configs)
+    with one_cpu(pin) as cpu:
+        if cpu is not None:
+            bench.say(f"pinned to CPU {cpu}")
+        bench.core()
+        bench.binding()
+        bench.interface()
+        if games:
+            configs = [(info.name, info.title, players) for info in list_games() if info.name != "reference"
+                       for players in info.players]
+            for name, title, players in configs:
+                bench.game(name, title, players)
+            bench.full_games(configs)
     return bench.results()
 
 

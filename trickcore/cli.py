@@ -55,14 +55,17 @@ def games(as_json: bool) -> None:
 @click.option("--no-games", is_flag=True, help="Only the core and reference-game benchmarks.")
 @click.option("--compare", is_flag=True,
               help="Also run OpenSpiel's Hearts, Skat and Bridge through the same loop (needs open_spiel).")
-def bench(as_json: bool, quick: bool, repeat: int, no_games: bool, compare: bool) -> None:
+@click.option("--pin/--no-pin", default=True, show_default=True,
+              help="Run on one CPU (Linux), so the scheduler does not move a measurement between CPUs.")
+def bench(as_json: bool, quick: bool, repeat: int, no_games: bool, compare: bool, pin: bool) -> None:
     """Measure the engine: every figure in ns per card play and as a ratio to the C floor loop."""
     from trickcore import bench as benchmarks
 
     progress = None if as_json else (lambda msg: click.echo(f"  ... {msg}", err=True))
-    results = benchmarks.run(quick=quick, repeat=repeat, games=not no_games, progress=progress)
+    results = benchmarks.run(quick=quick, repeat=repeat, games=not no_games, progress=progress, pin=pin)
     if compare:
-        compared = benchmarks.compare_openspiel()
+        with benchmarks.one_cpu(pin):
+            compared = benchmarks.compare_openspiel()
         if compared is None:
             click.echo("--compare: open_spiel is not installed (pip install open_spiel); skipped", err=True)
         else:

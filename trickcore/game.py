@@ -278,7 +278,9 @@ class GameState(StateCore):
         # Whether events are recorded as the game goes.  A state from new_game records none
         # until they are first read (_record_events): loops, rollouts and searches never read
         # them, so they pay nothing for them; the flow skips building an event unless this is set.
-        self._recording = True
+        # new_game marks its state before this runs (_made_deferred), so not even the deal's
+        # events are built.
+        self._recording = not self._made_deferred
         # The trick phase that ended last: last_trick() reads its final trick when asked (a
         # finished phase never changes, so it is kept rather than described at every deal's end).
         self._previous_phase: TrickPhase | None = None
@@ -545,9 +547,10 @@ class GameState(StateCore):
     # and "trick" events on demand.  Expansion only ever touches entries after the
     # index handed out by the previous events_for() call, so indices stay valid.
     def _defer_events(self) -> None:
-        """Record no events from now until they are first read (new_game calls this on the
-        state it has made).  Reading them then plays the game again from its seed with
-        recording on, which gives exactly the events recording all along would have."""
+        """Record no events from now until they are first read (new_game calls this on a state
+        its game's factory made, when the factory is not the state class itself; a class it
+        makes deferred from the start).  Reading them then plays the game again from its seed
+        with recording on, which gives exactly the events recording all along would have."""
         if self._actions or self._is_world:
             raise TrickcoreError("only a state just made by its game's factory can defer its events")
         self._recording = False

@@ -75,4 +75,10 @@ static inline int tc__random_card(tc_cards a, tc_rng *rng) {
 }
 
 
+/* Play `move` for the seat to move with none of tc_play's checks: only for a move of the list
+ * tc__moves (tc_play_moves) gave for this same position.  For the Python binding's card-play
+ * fast path (trickcore/_core.pyx), which keeps that list for the decision anyway; every other
+ * caller plays through tc_play. */
+void tc__play_listed(const tc_deck *d, const tc_rules *r, tc_play_state *s, int move);
+
 #endif

@@ -113,6 +113,12 @@ static inline void play_unchecked(const tc_deck *d, const tc_rules *r, tc_play_s
     if (s->trick.n_played == r->n_players) finish_trick(d, r, s);
 }
 
+/* internal.h: a move taken from the list tc__moves made for this very position, which is what
+ * tc_play's checks would accept, played without checking it again. */
+void tc__play_listed(const tc_deck *d, const tc_rules *r, tc_play_state *s, int move) {
+    play_unchecked(d, r, s, move);
+}
+
 int tc_play(const tc_deck *d, const tc_rules *r, tc_play_state *s, int move) {
     int seat, card, decl;
     if (!d || !r || !s) return TC_E_ARG;

@@ -117,7 +117,13 @@ def new_game(name: str, players: int, options: dict[str, Any] | None = None, see
     """Create a new state of game ``name`` for ``players`` seats.  It records its events only
     once they are first read (``events_since``, ``events_for``): until then the game costs
     nothing for them, and reading them gives every event from the start."""
-    state = get_game(name).factory(players, options, seed)   # GameState.__init__ checks the player count
+    info = get_game(name)
+    cls = info.factory
+    if isinstance(cls, type) and issubclass(cls, GameState):
+        # Made deferred from the start (GameState.__init__), so not even the deal's events are
+        # built only to be dropped.
+        return _core.new_deferred(cls, players, options, seed)   # __init__ checks the count
+    state = info.factory(players, options, seed)
     state._defer_events()
     return state
 
