@@ -1,7 +1,7 @@
 """Extension definitions only; metadata lives in pyproject.toml.
 
-The C core (csrc/src/*.c) is compiled straight into the Cython extension, so
-`pip install .` needs only a C compiler; `make -C csrc` builds the same sources
+The C core (csrc/src/*.c) is compiled once into a static library that the Cython
+extensions link, so `pip install .` needs only a C compiler; `make -C csrc` builds the same sources
 as a standalone static/shared library for C programs and the cffi binding.
 
 The game flow (trickcore/game.py, the game modules, and the world sampler
@@ -20,25 +20,44 @@ from glob import glob
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
-#: The core's headers: a change to one (rules_inline.h holds the trick rules) rebuilds every
-#: extension that compiles the core in, as a change to a .c file does.
+#: The core's headers: a change to one (rules_inline.h holds the trick rules) rebuilds the core
+#: library and relinks every extension that uses it, as a change to a .c file does.
 CORE_HEADERS = sorted(glob("csrc/include/*.h") + glob("csrc/src/*.h"))
+CORE_SOURCES = sorted(glob("csrc/src/*.c"))
+
+#: The C core, compiled once into a static library that _core, _bench and the encoders link
+#: (build_ext links every extension with it; the others take nothing from it).  Compiled into each
+#: of them instead, parallel builds wrote the same object files at once, and an extension could
+#: be linked against a half-written one.
+CORE_LIBRARY = ("trickcore_c", {"sources": CORE_SOURCES, "include_dirs": ["csrc/include", "csrc/src"],
+                                "cflags": ["-O3", "-std=c99"], "obj_deps": {"": CORE_HEADERS}})
+
+
+class BuildExt(build_ext):
+    """build_ext that builds the core library first: ``setup.py build_ext`` (and the editable
+    install's build) runs build_ext alone, not the ``build`` command that would run build_clib."""
+
+    def run(self):
+        self.run_command("build_clib")
+        super().run()
+
 
 core = Extension(
     "trickcore._core",
-    sources=["trickcore/_core.pyx", *sorted(glob("csrc/src/*.c"))],
+    sources=["trickcore/_core.pyx"],
     include_dirs=["csrc/include", "csrc/src"],
-    depends=CORE_HEADERS,
+    depends=CORE_HEADERS + CORE_SOURCES,
     extra_compile_args=["-O3", "-std=c99"],
 )
 
 # Timed C loops for `trickcore bench`, including the hand-written floor (bench/floor.c).
 bench = Extension(
     "trickcore._bench",
-    sources=["trickcore/_bench.pyx", "bench/floor.c", *sorted(glob("csrc/src/*.c"))],
+    sources=["trickcore/_bench.pyx", "bench/floor.c"],
     include_dirs=["csrc/include", "csrc/src", "bench"],
-    depends=CORE_HEADERS,
+    depends=CORE_HEADERS + CORE_SOURCES,
     extra_compile_args=["-O3", "-std=c99"],
 )
 
@@ -126,11 +145,13 @@ flow = [] if os.environ.get("TRICKCORE_PURE_PYTHON") == "1" else cythonize(
 # (a trick's winner, card counts), so no rule of it is written again there.
 # Their C goes to build/, beside the other generated files of the build.
 encode = [] if os.environ.get("TRICKCORE_PURE_PYTHON") == "1" else cythonize(
-    [Extension("trickcore.encodings._fast", ["trickcore/encodings/_fast.pyx", *sorted(glob("csrc/src/*.c"))],
-               include_dirs=["csrc/include"], depends=CORE_HEADERS,
+    [Extension("trickcore.encodings._fast", ["trickcore/encodings/_fast.pyx"],
+               include_dirs=["csrc/include"], depends=CORE_HEADERS + CORE_SOURCES,
                extra_compile_args=["-O3"])],
     language_level=3, build_dir="build/cython", include_path=["."])
 
-setup(ext_modules=[*cythonize([core, bench], language_level=3, compiler_directives={"embedsignature": True}),
+setup(libraries=[CORE_LIBRARY],
+      ext_modules=[*cythonize([core, bench], language_level=3, compiler_directives={"embedsignature": True}),
                    *flow, *encode],
+      cmdclass={"build_ext": BuildExt},
       options={"build_ext": {"parallel": os.cpu_count() or 1}})   # extensions compiled side by side
