@@ -958,14 +958,16 @@ cdef class StateCore:
         cdef long move
         cdef uint64_t listed
         # The card-play fast path, kept short (the rest is _apply_other, out of line): a card
-        # of the moves legal_actions() listed for this decision is played with no second
-        # check (TrickPhase.play_listed).
-        if type(action) is int and seat is None and self._legal_cache is not None and self._in_trick_phase():
+        # of the moves legal_actions() listed for this decision is played with no second check
+        # (TrickPhase.play_listed), any other card id is checked by the core (tc_play).
+        if type(action) is int and seat is None and self._in_trick_phase():
             move = PyLong_AsLongAndOverflow(action, &overflow)   # huge ints: overflow, no error
-            if overflow == 0 and 0 <= move < 128:
-                listed = self._listed_lo if move < 64 else self._listed_hi
-                if (listed >> (move & 63)) & 1:
-                    rc = self._tp.play_listed(<int>move)
+            if overflow == 0 and 0 <= move < 256:
+                listed = 0
+                if self._legal_cache is not None and move < 128:
+                    listed = (self._listed_lo if move < 64 else self._listed_hi) >> (move & 63)
+                rc = self._tp.play_listed(<int>move) if listed & 1 else self._tp.play_c(<int>move)
+                if rc >= 0:
                     self._legal_cache = None
                     self._actions.append(action)
                     if rc == 1 and tc_play_over(&self._tp.s):
@@ -981,34 +983,24 @@ cdef class StateCore:
         self._legal_cache = None
 
     cdef _apply_other(self, action, seat):
-        """apply_action for everything but a listed card: a card id with no list made for the
-        decision (checked by tc_play), a legal id of another decision, and the rest (text,
-        ``seat``, errors) through the checked Python path."""
-        cdef int rc, overflow = 0
+        """apply_action for everything but a card id the core accepts in a trick phase: a legal
+        id of another decision, and the rest (text, ``seat``, refused cards, errors) through the
+        checked Python path."""
+        cdef int overflow = 0
         cdef long move = -1
-        if type(action) is int and seat is None:
+        if type(action) is int and seat is None and not self._in_trick_phase():
             move = PyLong_AsLongAndOverflow(action, &overflow)   # huge ints: overflow, no error
-            if overflow == 0:
-                if self._in_trick_phase():
-                    if 0 <= move < 256:
-                        rc = self._tp.play_c(<int>move)
-                        if rc >= 0:
-                            self._legal_cache = None
-                            self._actions.append(action)
-                            if rc == 1 and tc_play_over(&self._tp.s):
-                                self._end_trick_phase()
-                            return None
-                elif _holds_id(self._legal_tuple(), move):
-                    # A legal id of another decision: no text, no second legality check
-                    # (what GameState._apply_slow does once it has checked).
-                    if self._shared:
-                        self._unshare()
-                    self._actions.append(action)
-                    try:
-                        self._apply(action)
-                    finally:
-                        self._legal_cache = None
-                    return None
+            if overflow == 0 and _holds_id(self._legal_tuple(), move):
+                # A legal id of another decision: no text, no second legality check
+                # (what GameState._apply_slow does once it has checked).
+                if self._shared:
+                    self._unshare()
+                self._actions.append(action)
+                try:
+                    self._apply(action)
+                finally:
+                    self._legal_cache = None
+                return None
         # Everything else, including errors, takes the checked Python path.
         if self._shared:
             self._unshare()
