@@ -455,6 +455,7 @@ class GameState(StateCore):
         CoreError when they do not replay)."""
         old = self._trick_phase
         new = old.with_hands(hands)
+        self._begin_edit()   # the legal actions listed for the old hands go
         self._tp = new
         sync = self._ev_sync
         if sync[0] is old:
