@@ -49,6 +49,7 @@ cdef class TrickPhase:
     cdef list moves_c(self)
     cdef tuple moves_tuple(self, uint64_t *listed_lo, uint64_t *listed_hi)
     cdef int play_listed(self, int move)
+    cdef int _played(self)
     cdef tc_trick *_trick_at(self, int k)
     cdef int _seat(self, int seat) except -1
     cdef TrickPhase copy_c(self)

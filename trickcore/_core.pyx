@@ -487,6 +487,10 @@ cdef class TrickPhase:
         cdef int rc = tc_play(&self.deck.d, &self.rules, &self.s, move)
         if rc < 0:
             return rc
+        return self._played()
+
+    cdef inline int _played(self):
+        """After a card: log the trick it completed; 1 if it completed one, else 0."""
         if self.s.trick.n_played == 0:
             self._record()
             return 1
@@ -583,10 +587,7 @@ cdef class TrickPhase:
         """Play a move of the list moves_tuple gave for this position (so legal: no check).
         Returns 1 if a trick completed, as play_c."""
         tc__play_listed(&self.deck.d, &self.rules, &self.s, move)
-        if self.s.trick.n_played == 0:
-            self._record()
-            return 1
-        return 0
+        return self._played()
 
     def moves(self):
         """Distinct legal moves of the seat to move, ascending."""
@@ -1044,10 +1045,7 @@ cdef class StateCore:
         self._legal_cache = None
         moves = self._tp.play_out(Rng(seed), code)
         self._actions.extend(moves)
-        if self._shared:
-            self._unshare()
-        self._on_play_over()
-        self._legal_cache = None
+        self._end_trick_phase()
 
     def _begin_edit(self):
         """For code that changes a state's attributes directly (tests, samplers of hidden
