@@ -26,7 +26,7 @@ else:  # Python 3.10: the same parser, as a package
     import tomli as tomllib
 
 FORMATS = ("round-robin", "duplicate", "gauntlet")
-FAULT_CLASSES = ("handshake", "protocol", "illegal", "timeout", "crash", "flood", "garbage")
+FAULT_CLASSES = ("handshake", "protocol", "illegal", "timeout", "crash", "flood", "garbage", "limit")
 FAULT_ACTIONS = ("substitute", "forfeit")
 KEEP_CHOICES = ("all", "failed", "none")
 RESTART_CHOICES = ("table", "game")
@@ -35,6 +35,7 @@ CPU_AFFINITY = ("none", "table")
 WORKERS = ("auto", "threads", "processes")
 PREFLIGHT = ("stop", "warn")  # a bot that fails its handshake before the first game: stop, or warn and play
 EXECUTOR_KINDS = ("local", "ray")  # where tables run: this machine (threads/processes) or a Ray cluster
+SANDBOX_KINDS = ("bwrap", "none")  # each bot in a bubblewrap sandbox, or (on purpose) none
 
 BUNDLED_BOTS_DIR = Path(__file__).resolve().parent / "bots"
 
@@ -81,6 +82,7 @@ DEFAULT_POLICIES = {
     "crash": FaultPolicy("forfeit"),
     "flood": FaultPolicy("substitute", forfeit_after=3),
     "garbage": FaultPolicy("substitute", forfeit_after=3),
+    "limit": FaultPolicy("forfeit"),
 }
 
 
@@ -99,6 +101,30 @@ class Limits:
     max_lines_per_request: int = 1000  # bot lines (info included) per request before it is a flood
     stderr_bytes: int = 65536  # stderr kept per bot and game (the tail)
     transcript_bytes: int = 4194304  # transcript kept per seat and game (the head; the rest is counted)
+
+
+@dataclasses.dataclass(frozen=True)
+class SandboxSettings:
+    """``[sandbox]``, and a bot's own ``sandbox`` table over it (docs/tournament.md, "Fair play").
+    A limit of 0 means none."""
+
+    kind: str = "bwrap"  # bwrap | none (set on purpose: every bot then runs as the organiser)
+    memory_mb: int = 1024  # address space of each process of the bot
+    processes: int = 64  # processes and threads of the bot together
+    open_files: int = 256  # open file descriptors per process
+    file_size_mb: int = 64  # largest file the bot may write
+    scratch_mb: int = 64  # its private /tmp (and /dev/shm), each
+    network: bool = False  # true: the host's network (otherwise only its own loopback)
+    read_only: tuple[str, ...] = ()  # more folders or files the bot may read
+
+    def to_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        d["read_only"] = list(self.read_only)
+        return d
+
+
+SANDBOX_LIMIT_KEYS = ("memory_mb", "processes", "open_files", "file_size_mb", "scratch_mb")
+BOT_SANDBOX_KEYS = (*SANDBOX_LIMIT_KEYS, "network", "read_only")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -131,11 +157,14 @@ class BotConfig:
     options: tuple[tuple[str, Any], ...] = ()
     restart: str = "table"  # table: one process per table, reused; game: a fresh process per game
     key: str = "bots[0]"  # where in the config this bot is defined, for error messages
+    sandbox: tuple[tuple[str, Any], ...] = ()  # this bot's own sandbox keys over [sandbox]
 
     def options_dict(self) -> dict:
         return dict(self.options)
 
     def environment(self) -> dict[str, str]:
+        """The environment of an unsandboxed bot: the organiser's and the bot's own ``env``.
+        (A sandboxed bot gets a short allowlist instead: tournament.sandbox.)"""
         env = dict(os.environ)
         env.update(dict(self.env))
         return env
@@ -167,6 +196,11 @@ class TournamentConfig:
     preflight: str = "stop"  # stop | warn: a bot failing its handshake before the first game
     executor: ExecutorConfig = ExecutorConfig()  # where tables run ([executor])
     config_dir: str = "."  # the folder of the config file ({config_dir}), resolved
+    sandbox: SandboxSettings = SandboxSettings()  # [sandbox]: what every bot may see and use
+
+    def sandbox_for(self, bot: BotConfig) -> SandboxSettings:
+        """The sandbox of one bot: ``[sandbox]`` with the bot's own keys over it."""
+        return dataclasses.replace(self.sandbox, **dict(bot.sandbox)) if bot.sandbox else self.sandbox
 
     @property
     def game_info(self) -> GameInfo:
@@ -190,6 +224,7 @@ class TournamentConfig:
             "limits": dataclasses.asdict(self.limits),
             "records": dataclasses.asdict(self.records),
             "failures": {k: dataclasses.asdict(v) for k, v in self.failures.items()},
+            "sandbox": self.sandbox.to_dict(),
             "bots": [dict(b) for b in self.raw_bots],
         }
         if self.executor != ExecutorConfig():
@@ -310,11 +345,11 @@ def expand_placeholders(word: str, config_dir: Path) -> str:
             .replace("{config_dir}", str(config_dir)))
 
 
-TOP_KEYS = ("game", "tournament", "time", "limits", "records", "failures", "bots", "executor")
+TOP_KEYS = ("game", "tournament", "time", "limits", "records", "failures", "bots", "executor", "sandbox")
 GAME_KEYS = ("name", "players", "options")
 TOURNAMENT_KEYS = ("name", "format", "deals", "seed", "concurrency", "output", "candidate", "auto_play_forced",
                    "event_delivery", "cpu_affinity", "workers", "preflight")
-BOT_KEYS = ("name", "command", "cwd", "env", "options", "restart")
+BOT_KEYS = ("name", "command", "cwd", "env", "options", "restart", "sandbox")
 POLICY_KEYS = ("action", "forfeit_after", "disqualify_after")
 
 
@@ -331,6 +366,7 @@ def parse_config(doc: dict, source: str = "config", config_dir: Path | None = No
     records = _records_section(c, doc)
     failures = _failures_section(c, doc)
     executor = _executor_section(c, doc, config_dir)
+    sandbox = _sandbox_section(c, doc, config_dir)
     bots, raw_bots, names, complete = _bots_section(c, doc, config_dir)
     if players is not None and complete:
         _check_field_size(c, t["format"], players, len(bots))
@@ -344,7 +380,7 @@ def parse_config(doc: dict, source: str = "config", config_dir: Path | None = No
                             event_delivery=t["event_delivery"], time=time_control, limits=limits, records=records,
                             failures=failures, bots=tuple(bots), source=source, raw_bots=tuple(raw_bots),
                             cpu_affinity=t["cpu_affinity"], workers=t["workers"], preflight=t["preflight"],
-                            executor=executor, config_dir=str(config_dir))
+                            executor=executor, config_dir=str(config_dir), sandbox=sandbox)
 
 
 def _game_section(c: _Checker, doc: dict) -> tuple[GameInfo | None, int | None, dict]:
@@ -463,6 +499,35 @@ def _executor_section(c: _Checker, doc: dict, config_dir: Path) -> ExecutorConfi
     )
 
 
+def _sandbox_limits(c: _Checker, table: dict, prefix: str, keys: tuple[str, ...], config_dir: Path) -> dict:
+    """The sandbox keys of ``table`` that are given, checked (``[sandbox]`` or a bot's ``sandbox``)."""
+    out: dict[str, Any] = {}
+    for key in SANDBOX_LIMIT_KEYS:
+        if key in table and key in keys:
+            out[key] = c.integer(table, key, prefix, 0, minimum=0)
+    if "network" in table and "network" in keys:
+        out["network"] = c.boolean(table, "network", prefix, False)
+    if "read_only" in table and "read_only" in keys:
+        value = table["read_only"]
+        if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
+            c.error(f"{prefix}.read_only", f"must be an array of paths (strings), got {value!r}")
+        else:
+            paths = tuple(str(Path(expand_placeholders(p, config_dir)).expanduser().absolute()) for p in value)
+            for given, path in zip(value, paths):
+                if not os.path.exists(path):
+                    c.error(f"{prefix}.read_only", f"{given!r} does not exist")
+            out["read_only"] = paths
+    return out
+
+
+def _sandbox_section(c: _Checker, doc: dict, config_dir: Path) -> SandboxSettings:
+    """``[sandbox]``: the sandbox every bot runs in, and its limits (docs/tournament.md, "Fair play")."""
+    st = c.table(doc, "sandbox")
+    c.unknown_keys(st, tuple(f.name for f in dataclasses.fields(SandboxSettings)), "sandbox")
+    kind = c.string(st, "kind", "sandbox", SandboxSettings.kind, SANDBOX_KINDS) or SandboxSettings.kind
+    return SandboxSettings(kind=kind, **_sandbox_limits(c, st, "sandbox", BOT_SANDBOX_KEYS, config_dir))
+
+
 def _failures_section(c: _Checker, doc: dict) -> dict[str, FaultPolicy]:
     """``[failures.<class>]``: one policy per fault class, defaults for the classes not given."""
     ft = c.table(doc, "failures")
@@ -528,9 +593,12 @@ def _bot(c: _Checker, b: Any, key: str, config_dir: Path, seen: dict[str, str]) 
     env = _bot_env(c, b, key, config_dir)
     options = _bot_options(c, b, key)
     restart = c.string(b, "restart", key, "table", RESTART_CHOICES)
+    bt = c.table(b, "sandbox", key)
+    c.unknown_keys(bt, BOT_SANDBOX_KEYS, f"{key}.sandbox")
+    sandbox = tuple(sorted(_sandbox_limits(c, bt, f"{key}.sandbox", BOT_SANDBOX_KEYS, config_dir).items()))
     if name is None or not command:
         return None
-    return BotConfig(name, command, cwd, env, options, restart, key)
+    return BotConfig(name, command, cwd, env, options, restart, key, sandbox)
 
 
 def _bot_command(c: _Checker, b: dict, key: str, config_dir: Path) -> tuple[str, ...]:

@@ -397,7 +397,7 @@ class GameRun:
             st.think_s += budget_s
             entry["ms"] = round(budget_s * 1000, 3)
         self.fault(seat, f.cls, f.detail)
-        if f.cls == "crash":
+        if f.cls in ("crash", "limit"):
             self.unreachable(seat, f.cls, f.detail)
         elif f.cls == "timeout":
             # A bot that is merely slow answers the barrier after its late reply; one that

@@ -12,7 +12,8 @@ The runner must never block on a bot, and must not spend a thread hand-off per m
   a full stderr pipe would look hung).
 
 Each bot runs in its own session (process group) so that a kill also takes down any
-children it started.
+children it started; a sandboxed bot (tournament.sandbox) runs in its own PID namespace as
+well, which ends, with everything in it, when the bot's sandbox is killed.
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+
+from tournament.config import SandboxSettings
 
 # Every live process, so that Ctrl-C or interpreter exit kills them all.
 _LIVE: set[BotProcess] = set()
@@ -72,6 +75,11 @@ class StderrTail:
                     self._size -= excess
                     self._dropped += excess
 
+    def peek(self) -> str:
+        """What was collected so far, kept."""
+        with self._lock:
+            return b"".join(self._chunks).decode("utf-8", errors="replace")
+
     def take(self) -> str:
         """Return and clear what was collected (one game's worth)."""
         with self._lock:
@@ -93,22 +101,27 @@ class BotProcess:
     ``send`` and ``next_output`` must be called from one thread (the owning table's)."""
 
     def __init__(self, command: tuple[str, ...], cwd: str | None, env: dict[str, str], max_line_bytes: int,
-                 stderr_bytes: int, on_io: Callable[[str, str], None] | None = None, cpu: int | None = None):
+                 stderr_bytes: int, on_io: Callable[[str, str], None] | None = None, cpu: int | None = None,
+                 sandbox: SandboxSettings | None = None, bot_env: Sequence[tuple[str, str]] = (),
+                 hidden: Sequence[str] = ()):
+        """Start ``command``.  With a ``sandbox`` of kind "bwrap" it runs inside one, with the
+        allowlisted environment plus ``bot_env`` (``env`` is then not used) and ``hidden`` paths
+        out of its sight; otherwise it runs as it is, with ``env``."""
         self.command = command
         self.max_line_bytes = max_line_bytes
         self.on_io = on_io
         self.stderr = StderrTail(stderr_bytes)
         self.stdin_error: str | None = None  # set when a write failed (the bot closed stdin or died)
+        self.sandbox = sandbox if sandbox is not None and sandbox.kind != "none" else None
+        argv = list(command)
+        if self.sandbox is not None:
+            from tournament.sandbox import sandboxed_command
+
+            run = sandboxed_command(command, cwd, bot_env, self.sandbox, hidden)
+            argv, env, cwd = run.argv, run.env, run.cwd
         # Raises OSError (e.g. FileNotFoundError) if the program cannot be started.
-        self.proc = subprocess.Popen(
-            list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
-            env=env, start_new_session=True)
+        self.proc = _popen_on(cpu, argv, cwd, env)
         self.pid = self.proc.pid
-        if cpu is not None:
-            try:  # a program that has only just started: its threads and children inherit this
-                os.sched_setaffinity(self.pid, {cpu})
-            except OSError:
-                pass
         with _LIVE_LOCK:
             _LIVE.add(self)
         self._out_fd = self.proc.stdout.fileno()
@@ -346,6 +359,25 @@ class BotProcess:
                 pass
         with _LIVE_LOCK:
             _LIVE.discard(self)
+
+
+def _popen_on(cpu: int | None, argv: list[str], cwd: str | None, env: dict[str, str]) -> subprocess.Popen:
+    """Start a process in its own session, on ``cpu`` only when one is given: the calling
+    thread's affinity is set around the fork, so the program and every thread and child it
+    ever starts inherit it (setting it after the start would race with them)."""
+    kwargs = dict(stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=env,
+                  start_new_session=True)
+    if cpu is None or not hasattr(os, "sched_setaffinity"):
+        return subprocess.Popen(argv, **kwargs)  # type: ignore[call-overload]
+    before = os.sched_getaffinity(0)
+    try:
+        os.sched_setaffinity(0, {cpu})
+    except OSError:
+        return subprocess.Popen(argv, **kwargs)  # type: ignore[call-overload]
+    try:
+        return subprocess.Popen(argv, **kwargs)  # type: ignore[call-overload]
+    finally:
+        os.sched_setaffinity(0, before)
 
 
 def kill_all() -> None:

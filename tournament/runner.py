@@ -28,6 +28,7 @@ from pathlib import Path
 from tournament.checks import disqualifications as _disqualifications
 from tournament.checks import fault_totals as _fault_totals
 from tournament.checks import preflight
+from tournament.sandbox import SandboxUnavailable, require_sandbox, unsandboxed_notice
 from tournament.config import ConfigError, TournamentConfig, dump_effective
 from tournament.match import RECORD_FORMAT, GameAborted, GameResult, Table
 from tournament.process import kill_all
@@ -257,6 +258,10 @@ def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, 
                    progress: ProgressCallback | None = None, check_bots: bool = True) -> RunSummary:
     """Play every scheduled game not yet recorded in the output folder, on ``concurrency``
     tables, appending each record as its game ends; then write the standings and outputs."""
+    try:  # before anything is written or started: a run that cannot sandbox its bots does not begin
+        require_sandbox(config)
+    except SandboxUnavailable as exc:
+        raise ConfigError([f"sandbox: {exc}"], config.source) from None
     out = Path(out_dir or config.output)
     store = ResultStore(out)
     existing = store.open(config, resume)
@@ -304,6 +309,9 @@ class _TournamentRun:
             raise ConfigError([*self.warnings, 'nothing was played; fix the bot, or set tournament.preflight = "warn" '
                                                "to play anyway (its handshake failure policy then applies to every "
                                                "game)"], config.source)
+        notice = unsandboxed_notice(config)
+        if notice:
+            self.warnings.append(notice)
         self.totals = _fault_totals(existing.values())
         self.disqualified = _disqualifications(config, self.totals)
         self.lock = threading.Lock()  # guards totals and disqualified, shared by the workers
@@ -481,6 +489,7 @@ def write_outputs(config: TournamentConfig, out: Path, records: list[dict], stan
         "players": config.players, "tournament_format": config.format, "games_played": len(played),
         "games_skipped": sum(1 for r in records if r.get("status") == "skipped"),
         "faults": sum(len(r.get("faults", [])) for r in played), "disqualified": disqualified,
+        "sandbox": config.sandbox.kind,
         "runner_latency_us": _percentiles(overheads)})
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from tournament import wire
 from tournament.config import BotConfig, TournamentConfig
 from tournament.process import BotProcess, OutputItem
+from tournament.sandbox import hidden_paths
 
 _POLL_S = 0.05  # how often a waiting session notices a failed stdin write
 _KEPT_UNKNOWN_LINES = 5  # unknown lines quoted per game record (all are counted)
@@ -58,6 +59,8 @@ class BotSession:
     def __init__(self, bot: BotConfig, config: TournamentConfig, cpu: int | None = None):
         self.bot = bot
         self.cpu = cpu  # pin the process to this CPU (cpu_affinity = "table")
+        self.sandbox = config.sandbox_for(bot)
+        self.hidden = hidden_paths(config, bot)
         self.time = config.time
         self.limits = config.limits
         self.process: BotProcess | None = None
@@ -86,10 +89,12 @@ class BotSession:
 
     def spawn(self) -> None:
         """Start the program (returns at once; the handshake is :meth:`handshake`)."""
+        sandbox = self.sandbox
         try:
-            self.process = BotProcess(self.bot.command, self.bot.cwd, self.bot.environment(),
+            self.process = BotProcess(self.bot.command, self.bot.cwd,
+                                      self.bot.environment() if sandbox.kind == "none" else {},
                                       self.limits.max_line_bytes, self.limits.stderr_bytes, self._io_sink,
-                                      cpu=self.cpu)
+                                      cpu=self.cpu, sandbox=sandbox, bot_env=self.bot.env, hidden=self.hidden)
         except OSError as exc:
             raise BotFault("handshake", f"cannot start {self.bot.command[0]!r}: {exc.strerror or exc}") from None
         self.process.send(wire.hello())
@@ -254,7 +259,7 @@ class BotSession:
             if item is None:
                 raise BotFault("timeout", f"no {waiting_for()}")
             if item.kind == "eof":
-                raise BotFault("crash", self._crash_detail())
+                raise self._crash_fault(self._crash_detail())
             if item.kind == "overlong":
                 raise BotFault("flood", item.text)
             if item.kind == "undecodable":
@@ -289,10 +294,23 @@ class BotSession:
             if item is not None:
                 return item
             if self.process.stdin_error:
-                raise BotFault("crash", f"{self.process.stdin_error} (the bot closed its stdin or exited; "
+                raise self._crash_fault(f"{self.process.stdin_error} (the bot closed its stdin or exited; "
                                         f"process {self.process.exit_description()})")
             if time.perf_counter() >= deadline:
                 return None
+
+    def _crash_fault(self, detail: str) -> BotFault:
+        """A crash, or a ``limit`` fault when the bot's end shows that a sandbox limit refused it."""
+        if self.process is not None and self.process.sandbox is not None:
+            from tournament.sandbox import limit_hit
+
+            code = self.process.proc.poll()
+            # bwrap reports a bot killed by a signal as its own exit status 128 + the signal.
+            signum = -code if code is not None and code < 0 else (code - 128 if code and code > 128 else None)
+            hit = limit_hit(self.process.sandbox, self.process.stderr.peek(), signum)
+            if hit is not None:
+                return BotFault("limit", f"sandbox limit {hit} reached ({detail})")
+        return BotFault("crash", detail)
 
     def _crash_detail(self) -> str:
         proc = self.process.proc

