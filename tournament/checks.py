@@ -7,12 +7,17 @@ import collections
 import threading
 
 from tournament.config import ConfigError, TournamentConfig
+from tournament.sandbox import SandboxUnavailable, require_sandbox
 from tournament.session import BotFault, BotSession
 
 
 def preflight(config: TournamentConfig) -> list[str]:
     """Start every bot once: a missing program or a bad option is a config error (raised);
     a bot that fails its handshake only earns a warning -- its failure policy applies."""
+    try:  # on the machine the tables run on, which for Ray is each node that runs this
+        require_sandbox(config)
+    except SandboxUnavailable as exc:
+        raise ConfigError([f"sandbox: {exc}"], config.source) from None
     problems: list[str] = []
     warnings: list[str] = []
     lock = threading.Lock()

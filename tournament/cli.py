@@ -205,11 +205,14 @@ def _run(config, out, resume, quiet, check_bots, html_report=True) -> int:
 @click.option("--no-report", is_flag=True, help="Do not write the HTML report (report.html) at the end.")
 @click.option("--executor", type=click.Choice(["local", "ray"]),
               help="Where tables run (overrides executor.kind): this machine, or a Ray cluster.")
+@click.option("--sandbox", "sandbox_kind", type=click.Choice(["bwrap", "none"]),
+              help='Run each bot in a bubblewrap sandbox (bwrap, the default on Linux) or, on purpose, in none '
+                   '(overrides sandbox.kind; docs/tournament.md, "Fair play").')
 @click.option("--address", metavar="ADDRESS",
               help='Ray cluster to join (overrides executor.address; implies --executor ray): "auto", host:port, '
                    'or "" to start Ray on this machine.')
 def tournament_command(config_path, resume, out, concurrency, deals, seed, settings, check, no_preflight, quiet,
-                       no_report, executor, address):
+                       no_report, executor, sandbox_kind, address):
     """Run the tournament described by CONFIG.toml (see docs/tournament.md)."""
     overrides = {}
     for item in settings:
@@ -221,7 +224,7 @@ def tournament_command(config_path, resume, out, concurrency, deals, seed, setti
         executor = "ray"
     for key, value in (("tournament.concurrency", concurrency), ("tournament.deals", deals),
                        ("tournament.seed", seed), ("tournament.output", out), ("executor.kind", executor),
-                       ("executor.address", address)):
+                       ("executor.address", address), ("sandbox.kind", sandbox_kind)):
         if value is not None:
             overrides[key] = value
     try:
@@ -249,7 +252,11 @@ def tournament_command(config_path, resume, out, concurrency, deals, seed, setti
 @click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE", help="A game option.")
 @click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: a new temporary one).")
 @click.option("-j", "--concurrency", type=click.IntRange(min=1), default=1, show_default=True)
-def match_command(game, commands, players, deals, fmt, seed, decision_ms, game_options, out, concurrency):
+@click.option("--sandbox", "sandbox_kind", type=click.Choice(["bwrap", "none"]),
+              help='Run each bot in a bubblewrap sandbox (bwrap, the default on Linux) or, on purpose, in none '
+                   '(overrides sandbox.kind; docs/tournament.md, "Fair play").')
+def match_command(game, commands, players, deals, fmt, seed, decision_ms, game_options, out, concurrency,
+                  sandbox_kind):
     """Quick match of GAME between bots given as shell-quoted commands, e.g.
     trickcore match beim-jupiter "python my_bot.py" "{python} {bots}/random_bot.py".
     With fewer commands than seats the commands are reused in turn."""
@@ -281,6 +288,8 @@ def match_command(game, commands, players, deals, fmt, seed, decision_ms, game_o
                           "concurrency": concurrency,
                           "output": out or tempfile.mkdtemp(prefix="trickcore-match-")},
            "time": {"decision_ms": decision_ms}, "bots": bots}
+    if sandbox_kind is not None:
+        doc["sandbox"] = {"kind": sandbox_kind}
     try:
         config = parse_config(doc, "match")
     except ConfigError as exc:
@@ -299,18 +308,25 @@ def match_command(game, commands, players, deals, fmt, seed, decision_ms, game_o
 @click.option("--set-option", "bot_options", multiple=True, metavar="NAME=VALUE", help="Set a bot option.")
 @click.option("--out", type=click.Path(file_okay=False),
               help="Keep the games' records and transcripts in this folder (default: a temporary one, removed).")
-def compliance_command(command, game, players, games, startup_ms, decision_ms, bot_options, out):
+@click.option("--sandbox", "sandbox_kind", type=click.Choice(["bwrap", "none"]),
+              help='Run each bot in a bubblewrap sandbox (bwrap, the default on Linux) or, on purpose, in none '
+                   '(overrides sandbox.kind; docs/tournament.md, "Fair play").')
+def compliance_command(command, game, players, games, startup_ms, decision_ms, bot_options, out, sandbox_kind):
     """Check that the bot started by BOT_CMD speaks the protocol (docs/protocol.md): handshake,
     options, readiness, unknown commands ignored, legal and timely answers, quit."""
     from tournament.compliance import run_compliance
 
     options = {k: _parse_value(v) for k, _, v in (o.partition("=") for o in bot_options)}
+    _install_sigterm()  # SIGTERM unwinds like Ctrl-C: the bot killed, the temporary folder removed
     try:
         report = run_compliance(list(command), game=game, players=players, games=games, startup_ms=startup_ms,
-                                decision_ms=decision_ms, options=options, out_dir=out)
+                                decision_ms=decision_ms, options=options, out_dir=out, sandbox=sandbox_kind)
     except ConfigError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
     for check in report.checks:
         click.echo(f"{'PASS' if check.ok else 'FAIL'}  {check.name}: {check.detail}")
     click.echo("compliant" if report.ok else "NOT compliant")

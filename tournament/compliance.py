@@ -14,6 +14,7 @@ from tournament import wire
 from tournament.config import FAULT_CLASSES, ConfigError, TournamentConfig, parse_config
 from tournament.results import read_results
 from tournament.runner import RunSummary, run_tournament
+from tournament.sandbox import SandboxUnavailable, require_sandbox
 from tournament.session import BotFault, BotSession
 from trickcore.game import GameConfigError
 from trickcore.games import get_game, list_games
@@ -47,19 +48,25 @@ def _default_game() -> str:
 
 def run_compliance(command: list[str], game: str | None = None, players: int | None = None, games: int = 2,
                    startup_ms: float = 10000, decision_ms: float = 5000, options: dict | None = None,
-                   out_dir: str | None = None) -> ComplianceReport:
+                   out_dir: str | None = None, sandbox: str | None = None) -> ComplianceReport:
     """Check the bot started by ``command``.  The games' records and transcripts go to
     ``out_dir`` when one is given (and stay there); otherwise to a temporary folder that is
     removed before returning."""
     if out_dir is None:
         with tempfile.TemporaryDirectory(prefix="trickcore-compliance-") as tmp:
-            return _run_compliance(command, game, players, games, startup_ms, decision_ms, options, tmp, kept=False)
-    return _run_compliance(command, game, players, games, startup_ms, decision_ms, options, out_dir, kept=True)
+            return _run_compliance(command, game, players, games, startup_ms, decision_ms, options, tmp, False,
+                                   sandbox)
+    return _run_compliance(command, game, players, games, startup_ms, decision_ms, options, out_dir, True, sandbox)
 
 
 def _run_compliance(command: list[str], game: str | None, players: int | None, games: int, startup_ms: float,
-                    decision_ms: float, options: dict | None, out_dir: str, kept: bool) -> ComplianceReport:
-    config = _compliance_config(command, game, players, games, startup_ms, decision_ms, options, out_dir)
+                    decision_ms: float, options: dict | None, out_dir: str, kept: bool,
+                    sandbox: str | None = None) -> ComplianceReport:
+    config = _compliance_config(command, game, players, games, startup_ms, decision_ms, options, out_dir, sandbox)
+    try:  # the bot runs sandboxed as in a tournament, or the check says why it cannot
+        require_sandbox(config)
+    except SandboxUnavailable as exc:
+        raise ConfigError([f"sandbox: {exc}"], "compliance") from None
     checks = _session_checks(config)
     if not checks[0].ok:  # no handshake: no games either
         return ComplianceReport(checks)
@@ -69,7 +76,8 @@ def _run_compliance(command: list[str], game: str | None, players: int | None, g
 
 
 def _compliance_config(command: list[str], game: str | None, players: int | None, games: int, startup_ms: float,
-                       decision_ms: float, options: dict | None, out_dir: str) -> TournamentConfig:
+                       decision_ms: float, options: dict | None, out_dir: str,
+                       sandbox: str | None = None) -> TournamentConfig:
     """A round robin of the bot against copies of itself that counts every fault and keeps asking."""
     game = game or _default_game()
     try:
@@ -86,6 +94,8 @@ def _compliance_config(command: list[str], game: str | None, players: int | None
            "failures": {cls: {"action": "substitute", "forfeit_after": 0} for cls in FAULT_CLASSES},
            "bots": [{"name": f"seat{i}", "command": list(command), "options": dict(options or {})}
                     for i in range(players)]}
+    if sandbox is not None:
+        doc["sandbox"] = {"kind": sandbox}
     return parse_config(doc, "compliance")
 
 

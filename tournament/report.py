@@ -712,13 +712,19 @@ def write_report(run_dir: str | Path, replays: int | None = DEFAULT_REPLAYS, max
              ("runner latency p50 / p99 µs",
               f"{summary.get('runner_latency_us', {}).get('p50', '–')} / "
               f"{summary.get('runner_latency_us', {}).get('p99', '–')}")]
+    # Runs from before the sandbox existed have no [sandbox] table: their bots ran unsandboxed.
+    sandbox_kind = str(config.get("sandbox", {}).get("kind", "none"))
+    facts.append(("bot sandbox", sandbox_kind))
+    unsandboxed = ('<p class="note warn"><b>The bots ran without a sandbox</b> (<code>sandbox.kind = "none"</code>): '
+                   "each could read the run folder and the organiser's files and signal the other bots, so these "
+                   "results are only as fair as the bots are honest.</p>" if sandbox_kind == "none" else "")
     report_env = capture_environment()
     report_env.pop("command", None)
     limited = (f"<p class=note>Showing {len(listed):,} of {len(games):,} games: every game with a fault, then "
                f"the first of the schedule. All games are in <code>results.jsonl</code>.</p>"
                if len(listed) < len(games) else "")
     sections = [
-        ("standings", "Standings",
+        ("standings", "Standings", unsandboxed +
          '<p class=note>Mean score per game with the 95% interval over deal groups (games of one deal share '
          'their cards), mean rank, win share (shared firsts split), openskill rating <code>mu ± sigma</code> and '
          'ordinal <code>mu − 3 sigma</code>; forfeits rank last. Click a column to sort.</p>'

@@ -258,10 +258,11 @@ def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, 
                    progress: ProgressCallback | None = None, check_bots: bool = True) -> RunSummary:
     """Play every scheduled game not yet recorded in the output folder, on ``concurrency``
     tables, appending each record as its game ends; then write the standings and outputs."""
-    try:  # before anything is written or started: a run that cannot sandbox its bots does not begin
-        require_sandbox(config)
-    except SandboxUnavailable as exc:
-        raise ConfigError([f"sandbox: {exc}"], config.source) from None
+    if config.executor.kind == "local":  # (remote tables check where they run, in their preflight)
+        try:  # before anything is written or started: a run that cannot sandbox its bots does not begin
+            require_sandbox(config)
+        except SandboxUnavailable as exc:
+            raise ConfigError([f"sandbox: {exc}"], config.source) from None
     out = Path(out_dir or config.output)
     store = ResultStore(out)
     existing = store.open(config, resume)

@@ -184,10 +184,7 @@ def bot_own_paths(command: Sequence[str], cwd: str | None) -> list[str]:
         if word == sys.executable or word.startswith("-"):
             continue
         if i == 0 and "/" not in word:
-            found = shutil.which(word)
-            if found and not _within(str(Path(found).resolve()), _SYSTEM_DIRS):
-                words.append(found)
-            continue
+            continue  # a program found on the PATH: not the bot's own (see _program)
         if "/" in word and os.path.exists(word):
             words.append(word)
     public = [*_SYSTEM_DIRS, *_python_dirs()]
@@ -201,13 +198,29 @@ def hidden_paths(config: TournamentConfig, bot: BotConfig) -> tuple[str, ...]:
     if config.source not in ("config", "") and os.path.exists(config.source):
         paths.append(os.path.abspath(config.source))
     public = _python_dirs()
+    mine = {os.path.realpath(w) for w in (bot.cwd, *bot.command, *bot_own_paths(bot.command, bot.cwd)) if w}
     for other in config.bots:
-        if other.name == bot.name or other.command == bot.command:
+        if other.name == bot.name:
             continue
-        for word in (other.cwd, *other.command[1:]):
-            if word and os.path.isabs(word) and os.path.exists(word) and not _within(word, public):
+        for word in (other.cwd, *other.command):
+            if (word and os.path.isabs(word) and os.path.exists(word) and not _within(word, public)
+                    and os.path.realpath(word) not in mine):
                 paths.append(word)
     return tuple(dict.fromkeys(paths))
+
+
+def _program(word: str) -> tuple[str, list[str]]:
+    """The program to start for a command's first word, and the folders it needs to run.  A
+    name without a slash is looked up on the organiser's PATH; outside the system folders it is
+    started by its full path, and the installation it belongs to (the folder above its ``bin``,
+    and that of the file a link points to: a virtual environment and its base Python) is made
+    readable.  Version-manager shims (pyenv, asdf) need their manager and do not run inside."""
+    if "/" in word:
+        return os.path.abspath(word), []
+    found = shutil.which(word)
+    if not found or _within(os.path.realpath(found), _SYSTEM_DIRS):
+        return word, []
+    return found, [str(Path(found).parent.parent), str(Path(os.path.realpath(found)).parent.parent)]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -227,7 +240,8 @@ def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable
     root = os.geteuid() == 0
     uid = (1 << 24) + secrets.randbelow(1 << 30) if root else None
     own = bot_own_paths(command, cwd)
-    extra = _resolved_dirs(settings.read_only)
+    program, program_dirs = _program(command[0])
+    extra = _resolved_dirs([*settings.read_only, *program_dirs])
     args = [bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--hostname", "bot"]
     if not root:
@@ -285,8 +299,8 @@ def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable
     limits = [_mib(settings.memory_mb), nproc, nofile, _mib(settings.file_size_mb), uid if uid is not None else -1]
     # Relative words of the command were relative to the runner's folder, which the bot does
     # not see: make them absolute.
-    words = [os.path.abspath(w) if not os.path.isabs(w) and ("/" in w) and os.path.exists(w) else w
-             for w in command]
+    words = [program] + [os.path.abspath(w) if not os.path.isabs(w) and ("/" in w) and os.path.exists(w) else w
+                         for w in command[1:]]
     args += ["--", sys.executable, "-I", "-S", "-c", _LAUNCHER, *map(str, limits), "--", *words]
     env = {"PATH": SANDBOX_PATH, "HOME": SCRATCH, "TMPDIR": SCRATCH, "LANG": os.environ.get("LANG", "C.UTF-8"),
            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"}

@@ -157,14 +157,20 @@ def test_bot_that_closes_stdin(tmp_path):
     (["--bad-handshake"], 5000, "answered 'trickcoreok 99', but this runner speaks protocol version 1"),
     (["--no-handshake"], 300, "no 'trickcoreok' within startup_ms = 300 ms"),
     (["--die-at-start"], 5000, "crash during the handshake: stdout closed; process exited with code 2"),
-    # The process exits while a child it forked keeps its stdout open: no EOF ever comes, so the
-    # runner watches the process itself (and must not wait out startup_ms).
-    (["--fork-exit"], 10000, "process exited with code 3; its stdout is still held open by another process"),
+    # The process exits while a child it forked keeps its stdout open.  In the sandbox the child
+    # ends with the bot (its PID namespace goes), so the stdout closes.
+    (["--fork-exit"], 10000, "stdout closed; process exited with code 3"),
+    # Without a sandbox the child lives on and no EOF ever comes, so the runner watches the
+    # process itself (and must not wait out startup_ms).
+    (["--fork-exit", "no-sandbox"], 10000,
+     "process exited with code 3; its stdout is still held open by another process"),
 ])
 def test_handshake_failures(tmp_path, args, startup_ms, detail):
     # preflight = "warn": play anyway, so the handshake failure policy applies to every game.
+    sandbox = {"kind": "none"} if "no-sandbox" in args else {}
+    args = [a for a in args if a != "no-sandbox"]
     summary, records = run(tmp_path, args, deals=2, time={"startup_ms": startup_ms},
-                           tournament={"preflight": "warn"})
+                           tournament={"preflight": "warn"}, sandbox=sandbox)
     assert any(detail in w for w in summary.warnings)  # the preflight check says so up front
     for rec in records:
         (f,) = faults(rec)
