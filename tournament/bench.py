@@ -237,8 +237,11 @@ def default_game() -> tuple[str, int]:
 
 def measure_runner(concurrency: int = 1, games: int = 40, delivery: str = "on-request", game: str | None = None,
                    players: int | None = None, workdir: str | Path | None = None,
-                   affinity: str = "none") -> RunnerResult:
-    """A round robin of ``players`` random bots (one lineup, one game per deal) over ``games`` deals."""
+                   affinity: str = "none", sandbox: str = "none") -> RunnerResult:
+    """A round robin of ``players`` random bots (one lineup, one game per deal) over ``games`` deals.
+    The overhead figures need the bots' own think times, which a bot reports in a file of the
+    benchmark's folder: a sandboxed bot cannot write there, so with ``sandbox = "bwrap"`` only
+    the figures of the whole run (decisions per second, CPU time) are measured (think_s is NaN)."""
     from tournament.results import read_results
     from tournament.runner import run_tournament, use_processes
 
@@ -257,8 +260,10 @@ def measure_runner(concurrency: int = 1, games: int = 40, delivery: str = "on-re
                "tournament": {"name": "bench-runner", "format": "round-robin", "deals": games, "seed": 1,
                               "concurrency": concurrency, "event_delivery": delivery, "cpu_affinity": affinity,
                               "output": str(out)},
+               "sandbox": {"kind": sandbox},
                "bots": [{"name": f"random-{i}", "command": bot, "options": {"seed": i},
-                         "env": {"TRICKCORE_BOT_TIMING": str(timing)}} for i in range(players)]}
+                         "env": {"TRICKCORE_BOT_TIMING": str(timing)} if sandbox == "none" else {}}
+                        for i in range(players)]}
         config = parse_config(doc, "bench-runner")
         t0, c0 = time.perf_counter(), time.process_time()
         summary = run_tournament(config, out, check_bots=False)
@@ -271,15 +276,98 @@ def measure_runner(concurrency: int = 1, games: int = 40, delivery: str = "on-re
         decisions = sum(1 for r in records for a in r["actions"] if a.get("by") == "bot")
         play_s = sum(r["duration_s"] - r["setup_s"] for r in records)
         latencies = sorted(a["runner_us"] for r in records for a in r["actions"] if "runner_us" in a)
-        think_s = requests = 0
-        for line in timing.read_text().splitlines():
+        think_s: float = 0.0
+        requests = 0
+        for line in timing.read_text().splitlines() if sandbox == "none" else ():
             t, n = line.split()
             think_s += float(t)
             requests += int(n)
-        if requests != decisions:
+        if sandbox != "none":
+            think_s = float("nan")
+        elif requests != decisions:
             raise RuntimeError(f"the bots report {requests} requests, the records {decisions} decisions")
     return RunnerResult(concurrency, delivery, affinity, games, decisions, wall, play_s, think_s, cpu,
                         latencies[len(latencies) // 2] if latencies else None)
+
+
+@dataclasses.dataclass
+class SandboxCost:
+    """What the sandbox costs (docs/tournament.md, "Fair play"): the same tournament with and
+    without it, and one bot's start-up to the end of its handshake, each the median of runs that
+    alternate between the two."""
+
+    games: int
+    decisions: int
+    plain_decisions_per_s: float
+    sandboxed_decisions_per_s: float
+    plain_startup_ms: float  # spawn to the end of the handshake, one bot process
+    sandboxed_startup_ms: float
+    runs: list[tuple[float, float]]  # decisions/s (plain, sandboxed) of each repeat
+
+    @property
+    def ratio(self) -> float:
+        """Sandboxed over plain decisions per second (1 = free)."""
+        return self.sandboxed_decisions_per_s / self.plain_decisions_per_s
+
+    def to_json(self) -> dict:
+        return {"games": self.games, "decisions": self.decisions,
+                "decisions_per_s": {"none": round(self.plain_decisions_per_s, 1),
+                                    "bwrap": round(self.sandboxed_decisions_per_s, 1)},
+                "ratio": round(self.ratio, 3),
+                "startup_ms": {"none": round(self.plain_startup_ms, 1), "bwrap": round(self.sandboxed_startup_ms, 1)},
+                "runs": [[round(a, 1), round(b, 1)] for a, b in self.runs]}
+
+
+def measure_startup(sandbox: str, starts: int = 10) -> float:
+    """Median milliseconds from starting the bundled random bot to the end of its handshake."""
+    from tournament.session import BotSession
+
+    game, players = default_game()
+    doc = {"game": {"name": game, "players": players}, "sandbox": {"kind": sandbox},
+           "bots": [{"name": f"random-{i}", "command": [sys.executable, str(BUNDLED_BOTS_DIR / "random_bot.py")]}
+                    for i in range(players)]}
+    config = parse_config(doc, "bench-startup")
+    times = []
+    for _ in range(starts):
+        session = BotSession(config.bots[0], config)
+        t0 = time.perf_counter()
+        try:
+            session.spawn()
+            session.handshake()
+            times.append((time.perf_counter() - t0) * 1000)
+        finally:
+            session.kill()
+    return statistics.median(times)
+
+
+def measure_sandbox_cost(games: int = 40, repeat: int = 3, game: str | None = None, players: int | None = None,
+                         concurrency: int = 1, starts: int = 10, progress=None) -> SandboxCost:
+    """The tournament of ``measure_runner`` and a bot's start-up, without and with the sandbox in
+    alternation, ``repeat`` times each (the medians are kept)."""
+    runs = []
+    startups: dict[str, list[float]] = {"none": [], "bwrap": []}
+    decisions = 0
+    for i in range(repeat):
+        if progress:
+            progress(f"sandbox cost: {i + 1}/{repeat}")
+        pair = []
+        for kind in ("none", "bwrap"):
+            r = measure_runner(concurrency, games, game=game, players=players, sandbox=kind)
+            decisions = r.decisions
+            pair.append(r.decisions_per_s)
+            startups[kind].append(measure_startup(kind, starts))
+        runs.append((pair[0], pair[1]))
+    return SandboxCost(games, decisions, statistics.median(a for a, _ in runs), statistics.median(b for _, b in runs),
+                       statistics.median(startups["none"]), statistics.median(startups["bwrap"]), runs)
+
+
+def format_sandbox_cost(cost: SandboxCost) -> str:
+    header = ["sandbox", "decisions/s", "bot start-up ms"]
+    body = [["none", f"{cost.plain_decisions_per_s:,.0f}", f"{cost.plain_startup_ms:.1f}"],
+            ["bwrap", f"{cost.sandboxed_decisions_per_s:,.0f}", f"{cost.sandboxed_startup_ms:.1f}"],
+            ["bwrap / none", f"{cost.ratio:.3f}x",
+             f"{cost.sandboxed_startup_ms / cost.plain_startup_ms:.2f}x"]]
+    return tables.render(header, body, right=[1, 2])
 
 
 @dataclasses.dataclass

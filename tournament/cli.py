@@ -444,8 +444,11 @@ def _replay_as_seat(state, seat: int, history: list[str], actions: list[dict], b
               help="The tournament's cpu_affinity (the floor's pairs are pinned the same way).")
 @click.option("--game", help="Game to play (default: 'reference' if registered).")
 @click.option("-p", "--players", type=int, help="Seats (default: the game's smallest count; 4 for reference).")
+@click.option("--sandbox-cost/--no-sandbox-cost", default=True, show_default=True,
+              help="Also play the tournament with and without the bots' sandbox and time a bot's start-up.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-def bench_runner_command(games, repeat, exchanges, concurrencies, delivery, affinity, game, players, as_json):
+def bench_runner_command(games, repeat, exchanges, concurrencies, delivery, affinity, game, players, sandbox_cost,
+                         as_json):
     """Benchmark the runner: decisions per second and runner overhead per decision with the
     bundled random bot over pipes, against a pipe ping-pong floor measured in the same run
     (definitions: docs/tournament.md, "Performance")."""
@@ -456,8 +459,10 @@ def bench_runner_command(games, repeat, exchanges, concurrencies, delivery, affi
     progress = None if as_json else (lambda msg: click.echo(f"  ... {msg}", err=True))
     rows = bench.run(concurrencies or (1, 2), deliveries, affinities, games=games, repeat=repeat,
                      exchanges=exchanges, game=game, players=players, progress=progress)
+    cost = bench.measure_sandbox_cost(games, repeat, game, players, progress=progress) if sandbox_cost else None
     if as_json:
-        click.echo(json.dumps([r.to_json() for r in rows], indent=1))
+        click.echo(json.dumps({"rows": [r.to_json() for r in rows], "sandbox": cost.to_json() if cost else None},
+                              indent=1))
         return
     game_name, seats = (game, players) if game else bench.default_game()
     click.echo(f"runner benchmark: {game_name}, {players or seats} random bots over pipes, "
@@ -466,7 +471,12 @@ def bench_runner_command(games, repeat, exchanges, concurrencies, delivery, affi
     click.echo("overhead = (game wall time - bot think time) per decision; floor = the same for a pipe "
                "ping-pong between two processes; ratio = overhead / floor; min referee = the same for the least "
                "a referee of this protocol can do (full view per request, nothing else: "
-               "tournament/bench_referee.py)")
+               "tournament/bench_referee.py); these rows run the bots without a sandbox (the overhead needs their "
+               "own think times, which a sandboxed bot cannot report)")
+    if cost is not None:
+        click.echo(f"\nthe bots' sandbox: the same tournament ({games} games, 1 table) without and with it, and one "
+                   f"bot's start-up to the end of its handshake; median of {repeat}")
+        click.echo(bench.format_sandbox_cost(cost))
 
 
 @click.command("demo-standings")

@@ -29,11 +29,13 @@ every process of the organiser's user.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import functools
 import os
 import re
 import secrets
 import shutil
+import stat
 import subprocess
 import sys
 from collections.abc import Iterable, Sequence
@@ -105,7 +107,7 @@ def _version(bwrap: str) -> tuple[int, ...]:
 _MIN_VERSION = (0, 8, 0)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def find_bwrap() -> str:
     """The bwrap to use: the system's when it is recent enough (a distribution keeps it patched,
     and on Ubuntu only /usr/bin/bwrap may create user namespaces), else the one the
@@ -215,12 +217,32 @@ def _program(word: str) -> tuple[str, list[str]]:
     started by its full path, and the installation it belongs to (the folder above its ``bin``,
     and that of the file a link points to: a virtual environment and its base Python) is made
     readable.  Version-manager shims (pyenv, asdf) need their manager and do not run inside."""
+    # A program that is not there is reported as the runner reports it without a sandbox.
     if "/" in word:
+        if not os.path.isfile(word):
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), word)
+        if not os.access(word, os.X_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), word)
         return os.path.abspath(word), []
     found = shutil.which(word)
-    if not found or _within(os.path.realpath(found), _SYSTEM_DIRS):
+    if not found:
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), word)
+    if _within(os.path.realpath(found), _SYSTEM_DIRS):
         return word, []
     return found, [str(Path(found).parent.parent), str(Path(os.path.realpath(found)).parent.parent)]
+
+
+def _check_readable_by_others(paths: Sequence[str]) -> None:
+    """As root, the runner starts a bot under a user id of its own, which reads the bot's files
+    as "others" do: say so before the start rather than have the bot fail inside."""
+    for path in paths:
+        mode = os.stat(path).st_mode
+        needed = stat.S_IROTH | (stat.S_IXOTH if os.path.isdir(path) or os.access(path, os.X_OK) else 0)
+        if mode & needed != needed:
+            raise PermissionError(errno.EACCES, f"{os.strerror(errno.EACCES)} for the bot's own user id (the runner "
+                                  f"runs as root, so each bot runs under an unprivileged user id of its own, which "
+                                  f"cannot read a file or folder of mode {stat.filemode(mode)}; make it readable by "
+                                  f"all, e.g. chmod -R a+rX)", path)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -261,14 +283,24 @@ def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable
             args += ["--ro-bind", d, d]
     for name in _existing(f"/etc/{n}" for n in _ETC_FILES):
         args += ["--ro-bind", name, name]
+    # The scratch space first: a bot's own files may lie below /tmp, and are mounted over it.
+    scratch_size = str(_mib(settings.scratch_mb)) if settings.scratch_mb > 0 else None
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    for mount in (SCRATCH, "/dev/shm"):
+        args += ["--perms", "1777"]
+        if scratch_size:
+            args += ["--size", scratch_size]
+        args += ["--tmpfs", mount]
     bound = list(_SYSTEM_DIRS)
     made: set[str] = set()
+    if root:
+        _check_readable_by_others([*own, *([program] if os.path.isabs(program) else [])])
     for d in _resolved_dirs([*_python_dirs(), *own, *extra]):
         if not _within(d, bound):
             # bwrap would make the folders above a mount point 0700, which a bot under its own
             # user id (organiser root) could not pass through.
             for parent in reversed(Path(d).parents[:-1]):
-                if str(parent) not in made:
+                if str(parent) not in made and str(parent) != SCRATCH:
                     made.add(str(parent))
                     args += ["--perms", "0755", "--dir", str(parent)]
             args += ["--ro-bind", d, d]
@@ -283,13 +315,6 @@ def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable
             args += ["--tmpfs", path]
         else:
             args += ["--ro-bind", "/dev/null", path]
-    scratch_size = str(_mib(settings.scratch_mb)) if settings.scratch_mb > 0 else None
-    args += ["--proc", "/proc", "--dev", "/dev"]
-    for mount in (SCRATCH, "/dev/shm"):
-        args += ["--perms", "1777"]
-        if scratch_size:
-            args += ["--size", scratch_size]
-        args += ["--tmpfs", mount]
     workdir = own[0] if own else SCRATCH
     if cwd:
         workdir = str(Path(cwd).resolve())
@@ -311,7 +336,7 @@ def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable
     return SandboxedCommand(args, env, None, uid)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def probe(settings: SandboxSettings) -> None:
     """Start one trivial program in a sandbox of these settings; raise SandboxUnavailable with
     bwrap's own words when that fails (e.g. user namespaces disabled by the distribution)."""

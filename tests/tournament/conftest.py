@@ -39,6 +39,13 @@ def mock(*args: str) -> list[str]:
     return [sys.executable, str(HERE / "bots" / "mockbot.py"), *args]
 
 
+# For tests whose bots write into the test's folder (the mock bot's --record log, a marker
+# file) or kill their table on purpose: a sandboxed bot can do neither, so these run without
+# one.  What they test (what is sent, how a table's death is handled) does not depend on it;
+# tests/tournament/test_fair_play.py tests the sandbox.
+UNSANDBOXED = {"kind": "none"}
+
+
 def quick_doc(bots: list[dict], game: str = "toy-tricks", players: int = 2, fmt: str = "round-robin",
               deals: int = 1, **sections) -> dict:
     """A small, fast tournament document; ``sections`` override whole tables (time=..., failures=...)."""

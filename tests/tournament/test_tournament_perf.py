@@ -77,6 +77,8 @@ def test_runner_benchmark_plumbing():
     assert pinned.pinned == hasattr(__import__("os"), "sched_setaffinity")
     table_run = bench.measure_runner(concurrency=2, games=2, game="toy-tricks", players=2, affinity="table")
     assert table_run.affinity == "table" and table_run.games == 2
+    sandboxed = bench.measure_runner(concurrency=1, games=2, game="toy-tricks", players=2, sandbox="bwrap")
+    assert sandboxed.decisions == run.decisions and sandboxed.decisions_per_s > 0
     # The minimal referee runs in its own process, so it plays a registered game (not the toy).
     referee = bench.measure_minimal_referee(concurrency=1, games=1, game="reference", players=4, pinned=True)
     assert referee.decisions == 52 and referee.overhead_us > 0 and referee.cpu_us > 0
@@ -101,7 +103,10 @@ def test_bench_runner_command_runs(monkeypatch):
                                                        "-j", "1", "--delivery", "immediate", "--affinity", "table",
                                                        "--game", "reference", "--json"])
     assert result.exit_code == 0, result.output
-    (row,) = json.loads(result.output)
+    figures = json.loads(result.output)
+    (row,) = figures["rows"]
+    cost = figures["sandbox"]
+    assert cost["decisions"] > 0 and cost["ratio"] > 0 and cost["startup_ms"]["bwrap"] > 0
     assert row["concurrency"] == 1 and row["event_delivery"] == "immediate" and row["decisions"] > 0
     assert row["cpu_affinity"] == "table"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-from conftest import BOTS, ROOT, bot_cmd, mock, quick_doc
+from conftest import BOTS, ROOT, UNSANDBOXED, bot_cmd, mock, quick_doc
 
 from tournament.config import parse_config
 from tournament.results import read_results
@@ -31,7 +31,7 @@ def received(path) -> list[tuple[str, str]]:
 
 def test_requests_carry_exactly_the_seats_observation(tmp_path):
     bots = [{"name": f"rec{i}", "command": mock("--record", str(tmp_path / f"rec{i}.txt"))} for i in range(3)]
-    summary = run_tournament(parse_config(quick_doc(bots, players=3, time=FAST)), tmp_path / "out")
+    summary = run_tournament(parse_config(quick_doc(bots, sandbox=UNSANDBOXED, players=3, time=FAST)), tmp_path / "out")
     (rec,) = read_results(tmp_path / "out")
     assert rec["faults"] == [] and summary.played == 1
     for seat, bot in enumerate(rec["bots"]):
@@ -67,7 +67,7 @@ def test_requests_carry_exactly_the_seats_observation(tmp_path):
 def test_crlf_index_replies_and_unknown_lines(tmp_path):
     bots = [{"name": "crlf", "command": mock("--crlf", "--index", "--unknown")},
             {"name": "plain", "command": bot_cmd("example_bot.py")}]
-    run_tournament(parse_config(quick_doc(bots, time=FAST)), tmp_path / "out")
+    run_tournament(parse_config(quick_doc(bots, sandbox=UNSANDBOXED, time=FAST)), tmp_path / "out")
     (rec,) = read_results(tmp_path / "out")
     assert rec["faults"] == []  # CRLF and '#k' replies are fine
     seat = rec["bots"].index("crlf")
@@ -82,7 +82,7 @@ def test_options_are_set_after_the_handshake(tmp_path):
     bots = [{"name": "opt", "command": mock("--options", "--record", str(log)),
              "options": {"depth": 7, "verbose": True, "style": "wild", "label": "two words", "temperature": 0.25}},
             {"name": "plain", "command": bot_cmd("random_bot.py"), "options": {"seed": 5}}]
-    run_tournament(parse_config(quick_doc(bots, time=FAST)), tmp_path / "out", check_bots=False)
+    run_tournament(parse_config(quick_doc(bots, sandbox=UNSANDBOXED, time=FAST)), tmp_path / "out", check_bots=False)
     lines = log.read_text().splitlines()
     assert lines[0] == "trickcore 1"
     assert lines[1:6] == ["setoption depth 7", "setoption verbose true", "setoption style wild",
@@ -95,7 +95,7 @@ def test_forced_decisions_asked_by_default_auto_played_on_request(tmp_path):
     bots = [{"name": "a", "command": bot_cmd("random_bot.py")}, {"name": "b", "command": bot_cmd("random_bot.py")}]
     for auto in (False, True):
         out = tmp_path / f"auto{auto}"
-        doc = quick_doc(bots, time=FAST, deals=3)
+        doc = quick_doc(bots, sandbox=UNSANDBOXED, time=FAST, deals=3)
         doc["tournament"]["auto_play_forced"] = auto
         run_tournament(parse_config(doc), out)
         by = {a["by"] for r in read_results(out) for a in r["actions"]}
@@ -105,7 +105,7 @@ def test_forced_decisions_asked_by_default_auto_played_on_request(tmp_path):
 def test_event_delivery_on_request_sends_the_same_events(tmp_path):
     for mode in ("immediate", "on-request"):
         bots = [{"name": f"rec{i}", "command": mock("--record", str(tmp_path / f"{mode}{i}.txt"))} for i in range(2)]
-        doc = quick_doc(bots, time=FAST)
+        doc = quick_doc(bots, sandbox=UNSANDBOXED, time=FAST)
         doc["tournament"]["event_delivery"] = mode
         run_tournament(parse_config(doc), tmp_path / mode)
     for i in range(2):
@@ -120,7 +120,7 @@ def test_feature_events_off_gets_no_events_but_complete_requests(tmp_path):
     bots = [{"name": "quiet", "command": mock("--events", "off", "--record", str(tmp_path / "quiet.txt"))},
             {"name": "chatty", "command": mock("--events", "on", "--record", str(tmp_path / "chatty.txt"))},
             {"name": "plain", "command": mock("--record", str(tmp_path / "plain.txt"))}]
-    doc = quick_doc(bots, players=3, time=FAST, deals=2)
+    doc = quick_doc(bots, sandbox=UNSANDBOXED, players=3, time=FAST, deals=2)
     run_tournament(parse_config(doc), tmp_path / "out")
     records = read_results(tmp_path / "out")
     assert len(records) == 2 and all(r["faults"] == [] for r in records)
@@ -144,7 +144,7 @@ def test_feature_events_off_gets_no_events_but_complete_requests(tmp_path):
 def test_feature_events_with_a_bad_value_is_a_handshake_fault(tmp_path):
     bots = [{"name": "odd", "command": mock("--events", "sometimes")},
             {"name": "b", "command": bot_cmd("random_bot.py")}]
-    run_tournament(parse_config(quick_doc(bots, time=FAST)), tmp_path / "out", check_bots=False)
+    run_tournament(parse_config(quick_doc(bots, sandbox=UNSANDBOXED, time=FAST)), tmp_path / "out", check_bots=False)
     (rec,) = read_results(tmp_path / "out")
     (fault,) = rec["faults"]
     assert fault["class"] == "handshake" and "feature events must be one of on, off" in fault["detail"]

@@ -20,7 +20,7 @@ import pytest
 import ray
 import tomli_w
 from click.testing import CliRunner
-from conftest import HERE, ROOT, bot_cmd, mock, quick_doc
+from conftest import HERE, ROOT, UNSANDBOXED, bot_cmd, mock, quick_doc
 
 from tournament.cli import tournament_command
 from tournament.config import ConfigError, load_config, parse_config
@@ -95,7 +95,7 @@ def test_a_table_process_killed_mid_batch_loses_no_game_and_doubles_none(tmp_pat
     are played by a new table."""
     flag = tmp_path / "killed-once"
     killer = mock("--kill-parent-once", str(flag), "--at", "200")
-    summary = run_tournament(parse_config(doc(6, kind="ray", first=killer)), tmp_path / "ray")
+    summary = run_tournament(parse_config(doc(6, kind="ray", first=killer, sandbox=UNSANDBOXED)), tmp_path / "ray")
     assert flag.exists()  # the table really was killed
     jobs = lines_by_job(tmp_path / "ray")
     assert summary.errors == [] and summary.played == summary.total == len(jobs) == len(set(jobs)) == 36

@@ -9,7 +9,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from conftest import mock
+from conftest import UNSANDBOXED, mock
 
 from tournament.cli import replay_command
 from tournament.config import parse_config
@@ -27,7 +27,7 @@ def test_seat_replay_is_what_the_seat_was_sent(tmp_path, game, players, options)
     bots = [{"name": f"rec{i}", "command": mock("--record", str(tmp_path / f"rec{i}.txt"))} for i in range(players)]
     doc = {"game": {"name": game, "players": players, "options": options},
            "tournament": {"format": "round-robin", "deals": 1, "seed": 5, "concurrency": 1},
-           "time": FAST, "bots": bots}
+           "time": FAST, "bots": bots, "sandbox": UNSANDBOXED}
     run_tournament(parse_config(doc), tmp_path / "out", check_bots=False)
     (record,) = read_results(tmp_path / "out")
     assert record["faults"] == []

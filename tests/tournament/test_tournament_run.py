@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -292,11 +293,27 @@ def test_tables_in_processes_or_threads_play_the_same_games(tmp_path):
     assert (tmp_path / "p" / read_results(tmp_path / "p")[0]["transcript"]).exists()  # written by the table process
 
 
-def _pid_bot(pid_dir: Path) -> list[str]:
-    """The random bot, writing its pid into pid_dir first."""
-    code = (f"import os, runpy, sys; open(os.path.join({str(pid_dir)!r}, str(os.getpid())), 'w').close(); "
-            f"sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')")
-    return [sys.executable, "-c", code, bot_cmd("random_bot.py")[1]]
+def _marked_bot(marker: str) -> list[str]:
+    """The random bot, with ``marker`` in its command line so that the test finds its processes
+    (a sandboxed bot cannot write anywhere the test could read, and its pid is its namespace's)."""
+    code = "import runpy, sys; sys.argv = sys.argv[2:]; runpy.run_path(sys.argv[0], run_name='__main__')"
+    return [sys.executable, "-c", code, marker, bot_cmd("random_bot.py")[1]]
+
+
+def _marked(marker: str) -> list[tuple[int, str]]:
+    """(pid, program) of every live process whose command line holds ``marker``: the bots, and
+    the sandboxes around them."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if marker.encode() in argv and _alive(int(entry.name)):
+            found.append((int(entry.name), argv[0].decode(errors="replace")))
+    return found
 
 
 def _alive(pid: int) -> bool:
@@ -312,9 +329,8 @@ def _alive(pid: int) -> bool:
 def test_no_bot_survives_its_runner(tmp_path, how):
     """Ctrl-C (to the runner, or to its whole process group as a terminal sends it), and even
     a killed runner, leave no bot process behind (tables in processes)."""
-    pids = tmp_path / "pids"
-    pids.mkdir()
-    bots = [{"name": f"b{i}", "command": _pid_bot(pids), "options": {"seed": i}} for i in range(3)]
+    marker = f"trickcore-test-bot-{uuid.uuid4().hex}"
+    bots = [{"name": f"b{i}", "command": _marked_bot(marker), "options": {"seed": i}} for i in range(3)]
     doc = quick_doc(bots, players=3, fmt="duplicate", deals=30, time=FAST)
     doc["tournament"].update(concurrency=2, workers="processes")
     config_path = write_config(tmp_path, doc)
@@ -323,21 +339,21 @@ def test_no_bot_survives_its_runner(tmp_path, how):
                                str(out), "-q", "--no-preflight"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True, start_new_session=True)
     deadline = time.time() + 60
+    bots_running = lambda: [pid for pid, program in _marked(marker) if program == sys.executable]  # noqa: E731
     while time.time() < deadline and not ((out / RESULTS_FILE).exists() and
                                           (out / RESULTS_FILE).read_text().count("\n") >= 2 and
-                                          len(list(pids.iterdir())) >= 6):
+                                          len(bots_running()) >= 6):
         time.sleep(0.01)
-    assert len(list(pids.iterdir())) == 6  # two tables, three bots each, all playing
+    assert len(bots_running()) == 6  # two tables, three bots each, all playing
     if how == "SIGINT-group":
         os.killpg(runner.pid, signal.SIGINT)
     else:
         runner.send_signal(getattr(signal, how))
     _, err = runner.communicate(timeout=30)
-    started = [int(p.name) for p in pids.iterdir()]
     deadline = time.time() + 10
-    while time.time() < deadline and any(_alive(pid) for pid in started):
+    while time.time() < deadline and _marked(marker):
         time.sleep(0.05)
-    assert not [pid for pid in started if _alive(pid)]
+    assert not _marked(marker)  # no bot, and no sandbox around one
     if how != "SIGKILL":
         assert runner.returncode == 130 and "run again with --resume" in err
         assert "error:" not in err, err  # an interrupted table is not a runner error

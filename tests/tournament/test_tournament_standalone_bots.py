@@ -41,6 +41,7 @@ def c_bot(tmp_path_factory) -> str:
     if cc is None:
         pytest.skip("no C compiler (cc, gcc or clang; or $CC) on this machine: the C example bot is not built")
     exe = tmp_path_factory.mktemp("cbot") / "random_bot"
+    exe.parent.chmod(0o755)  # readable by the bot's own user id when the tests run as root
     proc = subprocess.run([cc, *C_FLAGS, "-o", str(exe), str(C_SOURCE)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, f"{cc} {' '.join(C_FLAGS)} failed:\n{proc.stderr}"
     assert proc.stderr == "", proc.stderr  # not even a warning
@@ -132,6 +133,7 @@ def test_sdk_listing_is_short_and_uses_the_public_sdk():
 def test_sdk_listing_plays_a_tournament(tmp_path, monkeypatch):
     path = tmp_path / "first_option.py"
     path.write_text(sdk_listing())
+    tmp_path.chmod(0o755)  # readable by the bot's own user id when the tests run as root
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     report = run_compliance([sys.executable, str(path)], game="toy-tricks", games=1)
     assert report.ok, [c for c in report.checks if not c.ok]

@@ -37,7 +37,7 @@ def test_readyok_echoes_the_first_word():
 def test_ids_and_tokens_count_per_process_from_one(tmp_path):
     """Request ids and isready tokens are positive integers counted per bot process: 1, 2, 3,
     ... across the games that process plays (docs/protocol.md section 2.6)."""
-    from conftest import mock, quick_doc
+    from conftest import UNSANDBOXED, mock, quick_doc
 
     from tournament.config import parse_config
     from tournament.results import read_results
@@ -46,7 +46,8 @@ def test_ids_and_tokens_count_per_process_from_one(tmp_path):
     fast = {"startup_ms": 3000, "ready_ms": 1000, "decision_ms": 1000, "shutdown_ms": 100}
     bots = [{"name": f"rec{i}", "command": mock("--record", str(tmp_path / f"rec{i}.txt"))} for i in range(2)]
     # No preflight: it would start each bot once more, and the record file would mix two processes.
-    run_tournament(parse_config(quick_doc(bots, players=2, deals=2, time=fast)), tmp_path / "out", check_bots=False)
+    run_tournament(parse_config(quick_doc(bots, sandbox=UNSANDBOXED, players=2, deals=2, time=fast)),
+                   tmp_path / "out", check_bots=False)
     records = read_results(tmp_path / "out")
     assert len(records) >= 2 and all(r["faults"] == [] for r in records)
     for i in range(2):
@@ -60,14 +61,15 @@ def test_ids_and_tokens_count_per_process_from_one(tmp_path):
 def test_times_are_milliseconds_with_a_fraction_in_newgame_and_request(tmp_path):
     """settings.decision_ms / game_ms in newgame and time.decision_ms in a request are JSON
     numbers with a fraction (docs/protocol.md sections 2.4 and 2.6), whatever the TOML wrote."""
-    from conftest import mock, quick_doc
+    from conftest import UNSANDBOXED, mock, quick_doc
 
     from tournament.config import parse_config
     from tournament.runner import run_tournament
 
     fast = {"startup_ms": 3000, "ready_ms": 1000, "decision_ms": 1000, "shutdown_ms": 100, "game_ms": 60000}
     bots = [{"name": f"rec{i}", "command": mock("--record", str(tmp_path / f"rec{i}.txt"))} for i in range(2)]
-    run_tournament(parse_config(quick_doc(bots, players=2, time=fast)), tmp_path / "out", check_bots=False)
+    run_tournament(parse_config(quick_doc(bots, sandbox=UNSANDBOXED, players=2, time=fast)), tmp_path / "out",
+                   check_bots=False)
     lines = (tmp_path / "rec0.txt").read_text().splitlines()
     newgame = next(line for line in lines if line.startswith("newgame "))
     request = next(line for line in lines if line.startswith("request "))
