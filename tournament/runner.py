@@ -28,12 +28,12 @@ from pathlib import Path
 from tournament.checks import disqualifications as _disqualifications
 from tournament.checks import fault_totals as _fault_totals
 from tournament.checks import preflight
-from tournament.sandbox import SandboxUnavailable, require_sandbox, unsandboxed_notice
 from tournament.config import ConfigError, TournamentConfig, dump_effective
 from tournament.match import RECORD_FORMAT, GameAborted, GameResult, Table
 from tournament.process import kill_all
 from tournament.ratings import BotStanding, compute_standings, deal_rows
 from tournament.results import EFFECTIVE_CONFIG_FILE, ResultStore, write_csv, write_json
+from tournament.sandbox import SandboxUnavailable, require_sandbox, unsandboxed_notice
 from tournament.schedule import Job, build_schedule
 from trickcore import tables
 
