@@ -38,8 +38,10 @@ os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 
 @pytest.fixture(scope="module")
 def ray_address():
-    """One Ray instance for the module, with room for two tables; every run here uses it."""
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR")
+    """One Ray instance for the module, with room for two tables; every run here uses it.
+    ``address="local"``: always a new instance of this test's own, never a cluster that an earlier
+    run on this machine left behind (test_tournament_ray_stale.py)."""
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="ERROR")
     try:
         yield ray.get_runtime_context().gcs_address
     finally:
