@@ -116,15 +116,17 @@ class SandboxSettings:
     scratch_mb: int = 64  # its private /tmp (and /dev/shm), each
     network: bool = False  # true: the host's network (otherwise only its own loopback)
     read_only: tuple[str, ...] = ()  # more folders or files the bot may read
+    cpus: tuple[int, ...] = ()  # the CPUs the bot may run on; () = its table's (cpu_affinity) or any
 
     def to_dict(self) -> dict:
         d = dataclasses.asdict(self)
         d["read_only"] = list(self.read_only)
+        d["cpus"] = list(self.cpus)
         return d
 
 
 SANDBOX_LIMIT_KEYS = ("memory_mb", "processes", "open_files", "file_size_mb", "scratch_mb")
-BOT_SANDBOX_KEYS = (*SANDBOX_LIMIT_KEYS, "network", "read_only")
+BOT_SANDBOX_KEYS = (*SANDBOX_LIMIT_KEYS, "network", "read_only", "cpus")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -517,6 +519,16 @@ def _sandbox_limits(c: _Checker, table: dict, prefix: str, keys: tuple[str, ...]
                 if not os.path.exists(path):
                     c.error(f"{prefix}.read_only", f"{given!r} does not exist")
             out["read_only"] = paths
+    if "cpus" in table and "cpus" in keys:
+        value = table["cpus"]
+        usable = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        if (not isinstance(value, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in value)):
+            c.error(f"{prefix}.cpus", f"must be an array of CPU numbers, got {value!r}")
+        elif usable and not set(value) <= set(usable):
+            c.error(f"{prefix}.cpus", f"{sorted(set(value) - set(usable))} are not CPUs this runner may use "
+                                      f"({', '.join(map(str, usable))})")
+        else:
+            out["cpus"] = tuple(value)
     return out
 
 

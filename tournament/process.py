@@ -114,13 +114,18 @@ class BotProcess:
         self.stdin_error: str | None = None  # set when a write failed (the bot closed stdin or died)
         self.sandbox = sandbox if sandbox is not None and sandbox.kind != "none" else None
         argv = list(command)
-        if self.sandbox is not None:
-            from tournament.sandbox import sandboxed_command
-
-            run = sandboxed_command(command, cwd, bot_env, self.sandbox, hidden)
-            argv, env, cwd = run.argv, run.env, run.cwd
+        cpus = {cpu} if cpu is not None else None
+        if self.sandbox is not None and self.sandbox.cpus:
+            cpus = set(self.sandbox.cpus)  # the bot's own CPUs ([sandbox] cpus) over its table's
         # Raises OSError (e.g. FileNotFoundError) if the program cannot be started.
-        self.proc = _popen_on(cpu, argv, cwd, env)
+        if self.sandbox is None:
+            self.proc = _popen_on(cpus, argv, cwd, env)
+        else:
+            from tournament.sandbox import sandboxed_command, seccomp_fd
+
+            with seccomp_fd() as fd:
+                run = sandboxed_command(command, cwd, bot_env, self.sandbox, hidden, seccomp_fd=fd)
+                self.proc = _popen_on(cpus, run.argv, run.cwd, run.env, () if fd is None else (fd,))
         self.pid = self.proc.pid
         with _LIVE_LOCK:
             _LIVE.add(self)
@@ -361,17 +366,18 @@ class BotProcess:
             _LIVE.discard(self)
 
 
-def _popen_on(cpu: int | None, argv: list[str], cwd: str | None, env: dict[str, str]) -> subprocess.Popen:
-    """Start a process in its own session, on ``cpu`` only when one is given: the calling
+def _popen_on(cpus: set[int] | None, argv: list[str], cwd: str | None, env: dict[str, str],
+              pass_fds: tuple[int, ...] = ()) -> subprocess.Popen:
+    """Start a process in its own session, on ``cpus`` only when they are given: the calling
     thread's affinity is set around the fork, so the program and every thread and child it
     ever starts inherit it (setting it after the start would race with them)."""
     kwargs = dict(stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=env,
-                  start_new_session=True)
-    if cpu is None or not hasattr(os, "sched_setaffinity"):
+                  start_new_session=True, pass_fds=pass_fds)
+    if cpus is None or not hasattr(os, "sched_setaffinity"):
         return subprocess.Popen(argv, **kwargs)  # type: ignore[call-overload]
     before = os.sched_getaffinity(0)
     try:
-        os.sched_setaffinity(0, {cpu})
+        os.sched_setaffinity(0, cpus)
     except OSError:
         return subprocess.Popen(argv, **kwargs)  # type: ignore[call-overload]
     try:

@@ -28,6 +28,7 @@ every process of the organiser's user.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import errno
 import functools
@@ -36,9 +37,10 @@ import re
 import secrets
 import shutil
 import stat
+import struct
 import subprocess
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from tournament.config import BotConfig, SandboxSettings, TournamentConfig
@@ -253,8 +255,53 @@ class SandboxedCommand:
     uid: int | None  # the unprivileged user id the bot runs under (organiser is root), else None
 
 
+# ---- the one system call a bot is refused ------------------------------------------------
+
+# A process may widen its own CPU affinity without any privilege, which would undo the pinning
+# of cpu_affinity = "table" and [sandbox] cpus: sched_setaffinity fails with EPERM in the
+# sandbox.  Per native architecture and its 32-bit compatibility mode, (AUDIT_ARCH_*, the call's
+# numbers); x32 numbers are the x86-64 ones with bit 30 set.
+_SETAFFINITY = {
+    "x86_64": ((0xC000003E, (203, 203 | 0x40000000)), (0x40000003, (241,))),
+    "aarch64": ((0xC00000B7, (122,)), (0x40000028, (241,))),
+}
+_BPF_LD_W_ABS, _BPF_JEQ_K, _BPF_RET_K = 0x20, 0x15, 0x06
+_SECCOMP_RET_ALLOW, _SECCOMP_RET_ERRNO = 0x7FFF0000, 0x00050000
+
+
+def seccomp_program() -> bytes | None:
+    """The classic BPF seccomp filter bwrap loads (``--seccomp FD``): EPERM for sched_setaffinity,
+    every other call allowed.  None on an architecture not listed (the pinning is then advisory)."""
+    import platform
+
+    arches = _SETAFFINITY.get(platform.machine())
+    if arches is None:
+        return None
+    # Built from the end: each block is "is it this architecture? then is it the call?".
+    deny = [(_BPF_RET_K, 0, 0, _SECCOMP_RET_ERRNO | errno.EPERM)]
+    allow = [(_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW)]
+    body: list[tuple[int, int, int, int]] = allow  # no architecture matched
+    for arch, numbers in reversed(arches):
+        block: list[tuple[int, int, int, int]] = [(_BPF_LD_W_ABS, 0, 0, 0)]  # A = seccomp_data.nr
+        for nr in numbers:
+            # Jump to the deny at the very end when equal; the remaining checks, the allow and
+            # the later blocks lie in between.
+            block.append((_BPF_JEQ_K, 0, 0, nr))
+        block.append((_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW))
+        body = [(_BPF_LD_W_ABS, 0, 0, 4), (_BPF_JEQ_K, 0, len(block), arch)] + block + body  # A = arch
+    program = body + deny
+    deny_at = len(program) - 1
+    fixed = []
+    for at, (code, jt, jf, k) in enumerate(program):
+        if code == _BPF_JEQ_K and jf == 0 and jt == 0 and k not in (a for a, _ in arches):
+            jt = deny_at - at - 1  # a call number: equal -> deny
+        fixed.append((code, jt, jf, k))
+    return b"".join(struct.pack("=HBBI", *ins) for ins in fixed)
+
+
 def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable[tuple[str, str]],
-                      settings: SandboxSettings, hidden: Sequence[str] = ()) -> SandboxedCommand:
+                      settings: SandboxSettings, hidden: Sequence[str] = (),
+                      seccomp_fd: int | None = None) -> SandboxedCommand:
     """The argv (bwrap, its options, the launcher, the bot's command) and environment that run
     ``command`` in a sandbox.  ``hidden`` are paths that must stay invisible even where they lie
     inside a folder the bot may read (the run folder, the config, other bots' files)."""
@@ -319,6 +366,8 @@ def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable
     if cwd:
         workdir = str(Path(cwd).resolve())
     args += ["--chdir", workdir]
+    if seccomp_fd is not None:
+        args += ["--seccomp", str(seccomp_fd)]
     nproc = settings.processes if settings.processes > 0 else -1
     nofile = settings.open_files if settings.open_files > 0 else -1
     limits = [_mib(settings.memory_mb), nproc, nofile, _mib(settings.file_size_mb), uid if uid is not None else -1]
@@ -336,16 +385,36 @@ def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable
     return SandboxedCommand(args, env, None, uid)
 
 
+@contextlib.contextmanager
+def seccomp_fd() -> Iterator[int | None]:
+    """A pipe holding the seccomp program for one bwrap to read (its read end, closed after)."""
+    program = seccomp_program()
+    if program is None:
+        yield None
+        return
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, program)  # a few dozen bytes: far below a pipe's buffer
+        os.close(write_end)
+        write_end = -1
+        yield read_end
+    finally:
+        os.close(read_end)
+        if write_end >= 0:
+            os.close(write_end)
+
+
 @functools.cache
 def probe(settings: SandboxSettings) -> None:
     """Start one trivial program in a sandbox of these settings; raise SandboxUnavailable with
     bwrap's own words when that fails (e.g. user namespaces disabled by the distribution)."""
-    run = sandboxed_command([sys.executable, "-I", "-S", "-c", "pass"], None, (), settings)
-    try:
-        done = subprocess.run(run.argv, env=run.env, capture_output=True, text=True, timeout=60,
-                              stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise SandboxUnavailable(_ways_out(f"{run.argv[0]} could not be run: {exc}")) from None
+    with seccomp_fd() as fd:
+        run = sandboxed_command([sys.executable, "-I", "-S", "-c", "pass"], None, (), settings, seccomp_fd=fd)
+        try:
+            done = subprocess.run(run.argv, env=run.env, capture_output=True, text=True, timeout=60,
+                                  stdin=subprocess.DEVNULL, pass_fds=() if fd is None else (fd,))
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise SandboxUnavailable(_ways_out(f"{run.argv[0]} could not be run: {exc}")) from None
     if done.returncode != 0:
         said = (done.stderr.strip() or f"exit status {done.returncode}").splitlines()[-1]
         raise SandboxUnavailable(_ways_out(f"a test sandbox failed to start ({said})"))
