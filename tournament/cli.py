@@ -38,13 +38,29 @@ from rich.progress import (
 
 from tournament.config import ConfigError, load_config, parse_config
 from tournament.report import capture_environment, finish_run, report_command
-from tournament.results import ResumeError
+from tournament.results import MANIFEST_FILE, RESULTS_FILE, ResultsFile, ResumeError, checked_records
 from tournament.runner import RunSummary, format_standings, format_throughput, run_tournament
+from tournament.schedule import weak_seed_warning
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # Python 3.10: the same parser, as a package
     import tomli as tomllib
+
+
+def _seed_value(ctx, param, text: str | None) -> int | str | None:
+    """``--seed``: decimal digits are an integer, anything else a string for tournament.seed to
+    check (hex digits, or "drawn")."""
+    if text is None:
+        return None
+    return int(text) if text.isdigit() else text
+
+
+def _warn_seed(config) -> None:
+    """A master seed small enough for a bot to search: say so before anything is played."""
+    warning = weak_seed_warning(config.seed)
+    if warning:
+        click.echo(f"warning: {warning}", err=True)
 
 
 def _parse_value(text: str):
@@ -174,6 +190,7 @@ def _report(summary: RunSummary, quiet: bool) -> int:
 
 
 def _run(config, out, resume, quiet, check_bots, html_report=True) -> int:
+    _warn_seed(config)
     progress = _Progress(quiet)
     _install_sigterm()
     environment = capture_environment()
@@ -196,7 +213,9 @@ def _run(config, out, resume, quiet, check_bots, html_report=True) -> int:
 @click.option("--out", type=click.Path(file_okay=False), help="Output folder (overrides tournament.output).")
 @click.option("-j", "--concurrency", type=click.IntRange(min=1), help="Tables played in parallel.")
 @click.option("--deals", type=click.IntRange(min=1), help="Number of deals (overrides tournament.deals).")
-@click.option("--seed", type=click.IntRange(min=0), help="Master seed (overrides tournament.seed).")
+@click.option("--seed", metavar="N|HEX|drawn", callback=_seed_value,
+              help="Master seed (overrides tournament.seed): an integer, hex digits, or drawn (a secret drawn "
+                   "for the run).")
 @click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
               help="Override any key, e.g. --set time.decision_ms=500 (TOML value syntax).")
 @click.option("--check", is_flag=True, help="Only validate the config and print the effective config.")
@@ -235,6 +254,7 @@ def tournament_command(config_path, resume, out, concurrency, deals, seed, setti
     if check:
         import tomli_w
 
+        _warn_seed(config)
         click.echo(tomli_w.dumps(config.effective()), nl=False)
         return
     sys.exit(_run(config, None, resume, quiet, not no_preflight, not no_report))
@@ -335,10 +355,20 @@ def compliance_command(command, game, players, games, startup_ms, decision_ms, b
 
 def _load_record(path: str, job: str | None) -> dict:
     """A game record from results.jsonl (``--job`` picks one; default the first) or a JSON file
-    holding one record (a results line, or a bare ``GameState.to_record()``)."""
-    text = Path(path).read_text(encoding="utf-8")
-    lines = [json.loads(line) for line in text.splitlines() if line.strip()] if path.endswith(".jsonl") \
-        else [json.loads(text)]
+    holding one record (a results line, or a bare ``GameState.to_record()``).  The results.jsonl
+    of a run folder (run.json beside it) is read as every reader of a run reads it: each game
+    once, with the job, seed and seating of the run's schedule, or not at all."""
+    file = Path(path)
+    if file.name == RESULTS_FILE and (file.parent / MANIFEST_FILE).exists():
+        try:
+            lines = [record for _, _, record in checked_records(file.parent)]
+        except ResumeError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+    elif path.endswith(".jsonl"):
+        lines = [record for _, _, record in ResultsFile(file)]
+    else:
+        lines = [json.loads(file.read_text(encoding="utf-8"))]
     if job is not None:
         lines = [r for r in lines if r.get("job") == job]
         if not lines:
@@ -375,7 +405,9 @@ def replay_command(path, job, seat, html_out):
         return
     bots = record.get("bots") or [f"seat{s}" for s in range(state.num_players)]
     actions = record.get("actions") or [{} for _ in game["history"]]
-    click.echo(f"{game['game']} with {game['players']} players, seed {game['seed']}, options {game['options']}")
+    # The seed names the deal, and with it every hand: only the organiser's replay shows it.
+    seed = f", seed {game['seed']}" if seat is None else ""
+    click.echo(f"{game['game']} with {game['players']} players{seed}, options {game['options']}")
     if seat is None:
         _replay_omniscient(state, game["history"], actions, bots)
         faults = record.get("faults", [])

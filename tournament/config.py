@@ -179,7 +179,7 @@ class TournamentConfig:
     game_options: dict  # resolved with defaults by the game
     format: str
     deals: int
-    seed: int
+    seed: int | str | None  # master seed: an integer, a string of hex digits, or None: drawn for each run
     concurrency: int
     output: str
     name: str
@@ -218,7 +218,8 @@ class TournamentConfig:
         """The complete config with every default filled in, as written to the output folder."""
         out: dict[str, Any] = {
             "game": {"name": self.game, "players": self.players, "options": dict(self.game_options)},
-            "tournament": {"name": self.name, "format": self.format, "deals": self.deals, "seed": self.seed,
+            "tournament": {"name": self.name, "format": self.format, "deals": self.deals,
+                           "seed": DRAWN_SEED if self.seed is None else self.seed,
                            "concurrency": self.concurrency, "output": self.output,
                            "auto_play_forced": self.auto_play_forced, "event_delivery": self.event_delivery,
                            "cpu_affinity": self.cpu_affinity, "workers": self.workers},
@@ -422,7 +423,7 @@ def _tournament_section(c: _Checker, doc: dict, source: str) -> dict[str, Any]:
     return {
         "format": c.string(t, "format", "tournament", "round-robin", FORMATS),
         "deals": c.integer(t, "deals", "tournament", 1, minimum=1),
-        "seed": c.integer(t, "seed", "tournament", 1, minimum=0, maximum=2**63 - 1),
+        "seed": _seed(c, t),
         "concurrency": c.integer(t, "concurrency", "tournament", os.cpu_count() or 1, minimum=1),
         "output": c.string(t, "output", "tournament", "tournament-out"),
         "name": c.string(t, "name", "tournament", Path(source).stem if source != "config" else "tournament"),
@@ -433,6 +434,28 @@ def _tournament_section(c: _Checker, doc: dict, source: str) -> dict[str, Any]:
         "workers": c.string(t, "workers", "tournament", "auto", WORKERS),
         "preflight": c.string(t, "preflight", "tournament", "stop", PREFLIGHT),
     }
+
+
+#: ``tournament.seed = "drawn"``, the same as no seed: a secret drawn when the run starts and kept
+#: in its output folder; the effective config says so.
+DRAWN_SEED = "drawn"
+SEED_HEX_DIGITS = 64  # a hex seed holds at most 256 bits
+
+
+def _seed(c: _Checker, t: dict) -> int | str | None:
+    """``tournament.seed``: an integer >= 0, a string of hex digits (lower-cased; how a
+    128-bit seed is written in TOML), or none (or ``"drawn"``): None, drawn for the run."""
+    value = t.get("seed", DRAWN_SEED)
+    if isinstance(value, str):
+        if value == DRAWN_SEED:
+            return None
+        if 0 < len(value) <= SEED_HEX_DIGITS and all(ch in "0123456789abcdefABCDEF" for ch in value):
+            return value.lower()
+        c.error("tournament.seed", f'must be an integer, a string of 1 to {SEED_HEX_DIGITS} hex digits '
+                                   f'(e.g. 32 from: python -c "import secrets; print(secrets.token_hex(16))"), '
+                                   f'or "{DRAWN_SEED}"; got {value!r}')
+        return None
+    return c.integer(t, "seed", "tournament", None, minimum=0, maximum=2**63 - 1)
 
 
 def _time_section(c: _Checker, doc: dict) -> TimeControl:

@@ -58,7 +58,6 @@ class DemoResult:
 def run_demo(path: Path, deals: int | None = None, out_dir: str | Path | None = None,
              concurrency: int | None = None) -> DemoResult:
     from tournament.runner import run_tournament
-    from tournament.schedule import build_schedule
 
     overrides = {}
     if deals is not None:
@@ -68,7 +67,7 @@ def run_demo(path: Path, deals: int | None = None, out_dir: str | Path | None = 
     config: TournamentConfig = load_config(path, overrides)
     out = Path(out_dir) if out_dir is not None else Path(tempfile.mkdtemp(prefix=f"trickcore-{config.name}-"))
     summary = run_tournament(config, out)
-    games = len(build_schedule(config))
+    games = summary.total
     defaults = {o.name: o.default for o in config.game_info.options}
     options = ", ".join(f"{k}={v}" for k, v in config.game_options.items() if defaults.get(k) != v)
     setup = (f"{config.players} players{f' ({options})' if options else ''}, {config.format}, "

@@ -159,7 +159,8 @@ def build_replay(record: dict[str, Any], seats: Sequence[int] | None = None,
     return {
         "format": VIEWER_FORMAT,
         "game": game["game"], "title": info.title, "players": n, "options": game.get("options", {}),
-        "seed": game.get("seed"), "job": record.get("job"), "bots": bots, "teams": teams,
+        # The seed names the deal, and with it every hand: only a page with the organiser's view has it.
+        "seed": game.get("seed") if omniscient else None, "job": record.get("job"), "bots": bots, "teams": teams,
         "steps": steps, "views": views, "finished": finished,
         "scores": state.scores() if finished else None, "ranks": state.ranks() if finished else None,
         "result": result or None, "forfeited": record.get("forfeited") or [],
@@ -183,7 +184,8 @@ def replay_html(record: dict[str, Any], seats: Sequence[int] | None = None, omni
     from tournament.html_assets import CARD_CSS, CARD_JS, CARD_SYMBOLS, REPLAY_CSS, REPLAY_JS, page_head
 
     data = build_replay(record, seats, omniscient)
-    title = f"{data['title']} – {data['job'] or 'game'} (seed {data['seed']})"
+    title = f"{data['title']} – {data['job'] or 'game'}" + (f" (seed {data['seed']})" if data["seed"] is not None
+                                                             else "")
     back_link = f'<a class="back" href="{html.escape(back)}">← tournament report</a>' if back else ""
     return ((page_head("trickcore replay viewer") + _BODY).replace("{{TITLE}}", html.escape(title))
             .replace("{{CSS}}", CARD_CSS + REPLAY_CSS)

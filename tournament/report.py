@@ -34,7 +34,14 @@ from typing import Any
 import orjson
 
 from tournament.ratings import BotStanding, _Tally
-from tournament.results import EFFECTIVE_CONFIG_FILE, MANIFEST_FILE, RESULTS_FILE
+from tournament.results import (
+    EFFECTIVE_CONFIG_FILE,
+    MANIFEST_FILE,
+    RESULTS_FILE,
+    ResultsFile,
+    ResumeError,
+    checked_records,
+)
 from trickcore.games import get_game
 
 REPORT_FILE = "report.html"
@@ -182,22 +189,18 @@ def _load_manifest(run: Path) -> dict[str, Any]:
         raise ReportError(f"{manifest}: not a run manifest ({exc})") from None
 
 
-def _scan(run: Path) -> tuple[list[_Game], dict[str, dict[str, float]]]:
+def _scan(run: Path, verify: bool = True) -> tuple[list[_Game], dict[str, dict[str, float]]]:
     """Every record of results.jsonl, reduced to what the report needs, and per bot its think
-    and runner-latency sums (the actions are read here and dropped)."""
+    and runner-latency sums (the actions are read here and dropped).  Each record is checked
+    against the run's schedule as it is read (results.checked_records; ReportError naming the
+    line); ``verify=False`` skips that, for folders made up of copied records
+    (tools/report_scale.py)."""
     games: list[_Game] = []
     timing: dict[str, dict[str, float]] = collections.defaultdict(
         lambda: {"n": 0, "ms": 0.0, "max": 0.0, "rn": 0, "rus": 0.0})
-    offset = 0
-    with open(run / RESULTS_FILE, "rb") as fh:
-        for line in fh:
-            start, offset = offset, offset + len(line)
-            if not line.strip():
-                continue
-            try:
-                rec = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                break  # a torn last line: the game is played again on --resume
+    lines = checked_records(run) if verify else ResultsFile(run / RESULTS_FILE)
+    try:
+        for _, start, rec in lines:
             bots = rec.get("bots") or []
             for a in rec.get("actions", ()):
                 bot = bots[a["seat"]] if 0 <= a.get("seat", -1) < len(bots) else None
@@ -219,6 +222,8 @@ def _scan(run: Path) -> tuple[list[_Game], dict[str, dict[str, float]]]:
                                faults=list(rec.get("faults") or []), forfeited=list(rec.get("forfeited") or []),
                                duration=rec.get("duration_s"), transcript=rec.get("transcript"),
                                started=rec.get("started_at"), offset=start, reason=rec.get("reason")))
+    except ResumeError as exc:  # a record that is not the one record of a scheduled game, a missing secret
+        raise ReportError(str(exc)) from None
     games.sort(key=lambda g: g.index)
     return games, timing
 
@@ -650,9 +655,11 @@ def _json_for_script(payload: Any) -> str:
 # ---- the report ----------------------------------------------------------------------------
 
 def write_report(run_dir: str | Path, replays: int | None = DEFAULT_REPLAYS, max_games: int = DEFAULT_MAX_GAMES,
-                 out: str | Path | None = None) -> ReportResult:
+                 out: str | Path | None = None, verify: bool = True) -> ReportResult:
     """Write ``RUN_DIR/report.html`` (or ``out``) and the replay pages of up to ``replays`` games
-    (None: every game) in ``RUN_DIR/replays/``; the list of games holds at most ``max_games``."""
+    (None: every game) in ``RUN_DIR/replays/``; the list of games holds at most ``max_games``.
+    The records are checked against the run's schedule first (ReportError names a line that is
+    not the one record of a scheduled game); ``verify=False`` is for made-up folders only."""
     from tournament.html_assets import CARD_CSS, CARD_SYMBOLS, REPORT_CSS, REPORT_JS, page_head
     from tournament.replay_html import write_replay
 
@@ -666,7 +673,7 @@ def write_report(run_dir: str | Path, replays: int | None = DEFAULT_REPLAYS, max
     except Exception as exc:  # a game this installation does not have
         raise ReportError(f"{run}: game {game_name!r} is not registered here ({exc})") from None
     names = [b["name"] for b in config.get("bots", [])]
-    games, timing = _scan(run)
+    games, timing = _scan(run, verify)
     for g in games:  # bots the manifest does not name (a hand-edited folder) still count
         for b in g.bots:
             if b not in names:

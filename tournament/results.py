@@ -1,35 +1,62 @@
-"""The output folder: append-only game records, the run manifest, resume, summary files.
+"""The output folder: append-only game records, the run manifest, the run's secret, resume,
+summary files.
 
 ``results.jsonl`` holds one JSON object per finished game, written with a single
 ``write`` of a whole line, flushed and fsynced before the next game is accounted, so
 a killed runner or a power loss can lose at most the game in flight -- never one already
 recorded.  A torn last line (power loss mid-write) is cut off on resume and its game is
-played again.  ``run.json`` fixes the config fingerprint; a resume with a changed config
-is refused with the keys that differ.
+played again.  ``run.json`` fixes the config fingerprint and how deal seeds are derived; a
+resume with a changed config is refused with the keys that differ.  A run whose config gives
+no seed draws a 128-bit master seed when it starts and keeps it in ``seed.secret`` (mode
+0600), which ``--resume`` reads back.
+
+Whatever reads a run folder (``--resume``, ``trickcore report``, ``trickcore replay``,
+:func:`read_results`) accepts exactly one record per scheduled game, and only one whose job,
+index, table, deal, seed, seating and bots are those of the schedule rebuilt from run.json (and
+the secret): a line appended by anyone else, a game recorded twice, a record of a game the
+schedule does not have, is refused with its line number, never counted or silently preferred.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import hashlib
 import io
 import json
 import os
-from collections.abc import Iterable
+import secrets
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import orjson
 
-from tournament.config import RUN_ENVIRONMENT_KEYS, TournamentConfig
+from tournament.config import DRAWN_SEED, RUN_ENVIRONMENT_KEYS, TournamentConfig
 from tournament.match import TIMING_ACTION_FIELDS, TIMING_FIELDS
+from tournament.schedule import (
+    DEAL_SEEDS,
+    LEGACY_DEAL_SEEDS,
+    SECRET_BYTES,
+    Job,
+    build_schedule,
+    master_key,
+    schedule_of_effective,
+)
 from tournament.wire import PROTOCOL_VERSION
 
 RESULTS_FILE = "results.jsonl"
 MANIFEST_FILE = "run.json"
 EFFECTIVE_CONFIG_FILE = "config.toml"
+SECRET_FILE = "seed.secret"  # a drawn master seed, 32 hex digits; only the organiser may read it
 
 
 class ResumeError(RuntimeError):
     """The output folder cannot be (re)used as asked."""
+
+
+class RecordError(ResumeError):
+    """results.jsonl holds a line that is not the one record of a game of the run's schedule."""
 
 
 def _flatten(d: dict, prefix: str = "") -> dict:
@@ -50,22 +77,208 @@ def _comparable_config(effective: dict) -> dict:
     return eff
 
 
+# ---- the run's secret ------------------------------------------------------------------------
+
+def secret_check(key: bytes) -> str:
+    """What run.json keeps of a drawn master seed: enough to tell that seed.secret is the run's
+    own, nothing that helps to find it."""
+    return hashlib.sha256(b"trickcore-seed-check:" + key).hexdigest()[:16]
+
+
+def write_secret(out_dir: Path, key: bytes) -> Path:
+    """Write a drawn master seed to ``out_dir/seed.secret``, readable by its owner only (0600
+    from the moment it exists), fsynced before the first game can be played with it."""
+    path = Path(out_dir) / SECRET_FILE
+    tmp = path.with_name(path.name + ".tmp")
+    with contextlib.suppress(FileNotFoundError):
+        tmp.unlink()
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as fh:
+        fh.write(key.hex() + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+    return path
+
+
+def read_secret(out_dir: Path, manifest: dict) -> bytes:
+    """The master key of a run whose seed was drawn, from ``seed.secret``; ResumeError when it is
+    missing or is not the run's (run.json keeps a check of it)."""
+    path = Path(out_dir) / SECRET_FILE
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        raise ResumeError(f"{path} is missing: the run drew its master seed when it started and kept it there, "
+                          f"and without it the run's deals cannot be rebuilt or its records checked; restore the "
+                          f"file, or start again in another folder") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ResumeError(f"{path} cannot be read ({exc}); it holds the run's master seed") from None
+    if len(text) != 2 * SECRET_BYTES or any(ch not in "0123456789abcdef" for ch in text):
+        raise ResumeError(f"{path} does not hold a master seed ({2 * SECRET_BYTES} hex digits)")
+    key = master_key(text)
+    if manifest.get("seed_check") not in (None, secret_check(key)):
+        raise ResumeError(f"{path} is not the master seed this run was started with (run.json keeps a check of "
+                          f"it); restore the run's own file, or start again in another folder")
+    return key
+
+
+# ---- reading results.jsonl -------------------------------------------------------------------
+
+def _loads(line: bytes) -> Any:
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError:  # e.g. an integer beyond 64 bits, which the standard encoder wrote
+        return json.loads(line)
+
+
+class ResultsFile:
+    """The lines of a results.jsonl, one at a time: ``(line number, byte offset, record)``.
+
+    A last line without its newline (torn by a crash mid-write) or that is not JSON is left out,
+    and ``end`` is then the size of the whole lines before it (so that ``--resume`` can cut it
+    off and play that game again); a line that is not JSON with whole lines after it is damage,
+    not a crash, and raises RecordError.  Blank lines are skipped."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.end = 0
+        self.size = 0
+
+    def __iter__(self) -> Iterator[tuple[int, int, Any]]:
+        self.end = 0
+        with open(self.path, "rb") as fh:
+            self.size = os.fstat(fh.fileno()).st_size
+            offset = 0
+            for number, line in enumerate(fh, 1):
+                start, offset = offset, offset + len(line)
+                if not line.endswith(b"\n"):
+                    return  # torn last line: no newline was written
+                if not line.strip():
+                    self.end = offset
+                    continue
+                try:
+                    record = _loads(line)
+                except ValueError:
+                    if fh.read().strip():
+                        raise RecordError(f"{self.path}, line {number}: not JSON, and lines follow it: the file "
+                                          f"is damaged") from None
+                    return  # a damaged last line: dropped like a torn one, its game played again
+                self.end = offset
+                yield number, start, record
+
+
+#: The fields of a record that must be those of its job in the schedule (Job.to_dict()).
+JOB_FIELDS = ("index", "table", "deal", "seed", "seating", "bots")
+
+
+class RecordCheck:
+    """Accepts each game of the schedule once, with the job's own fields: call it on every
+    ``(line number, record)`` of results.jsonl in order; it returns the record or raises
+    RecordError naming the line and what is wrong."""
+
+    def __init__(self, schedule: Sequence[Job], path: Path, game: str, players: int):
+        self.jobs = {job.job_id: job.to_dict() for job in schedule}
+        self.path, self.game, self.players = Path(path), game, players
+        self.line_of: dict[str, int] = {}  # job id -> the line that recorded it
+
+    def refuse(self, number: int, what: str) -> RecordError:
+        return RecordError(f"{self.path}, line {number}: {what}. The runner records each game of the run's schedule "
+                           f"once, with its job, seed and seating; a line that breaks this was not written by it (or "
+                           f"comes from another run), and the folder is not used until that line is removed")
+
+    def __call__(self, number: int, record: Any) -> dict:
+        job_id = record.get("job") if isinstance(record, dict) else None
+        if not isinstance(job_id, str):
+            raise self.refuse(number, "not a game record (no job id)")
+        want = self.jobs.get(job_id)
+        if want is None:
+            raise self.refuse(number, f"game {job_id!r} is not in the run's schedule ({len(self.jobs)} games)")
+        if job_id in self.line_of:
+            raise self.refuse(number, f"game {job_id!r} is recorded a second time (first on line "
+                                      f"{self.line_of[job_id]}; one of the two is not the runner's)")
+        for field in JOB_FIELDS:
+            got = record.get(field)
+            if got != want[field] or type(got) is not type(want[field]):
+                if field == "seed":  # the seed itself is never written into a message
+                    raise self.refuse(number, f"game {job_id!r} does not have the seed the schedule deals it")
+                raise self.refuse(number, f"game {job_id!r} has {field} {got!r}, the schedule {want[field]!r}")
+        status = record.get("status")
+        if status == "played":
+            game = record.get("record")
+            if not isinstance(game, dict) or game.get("seed") != want["seed"]:
+                raise self.refuse(number, f"game {job_id!r}: its game record (record.seed) was not dealt with the "
+                                          f"seed the schedule deals it")
+            for field, value in (("game", self.game), ("players", self.players)):
+                if record.get(field) != value or game.get(field) != value:
+                    raise self.refuse(number, f"game {job_id!r} is a game of {field} {record.get(field)!r}, the "
+                                              f"run's is {value!r}")
+        elif status != "skipped":
+            raise self.refuse(number, f"game {job_id!r} has status {status!r} (played or skipped)")
+        self.line_of[job_id] = number
+        return record
+
+
+def read_manifest(out_dir: Path) -> dict:
+    path = Path(out_dir) / MANIFEST_FILE
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ResumeError(f"{out_dir} holds no {MANIFEST_FILE}, so the run's config and schedule are unknown and "
+                          f"its records cannot be checked") from None
+    except ValueError as exc:
+        raise ResumeError(f"{path}: not a run manifest ({exc})") from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("config"), dict):
+        raise ResumeError(f"{path}: not a run manifest (no config)")
+    return manifest
+
+
+def run_schedule(out_dir: Path, manifest: dict | None = None) -> list[Job]:
+    """The schedule of the run in ``out_dir``, rebuilt from run.json (and seed.secret when the
+    seed was drawn), for checking its records wherever the folder is."""
+    manifest = read_manifest(out_dir) if manifest is None else manifest
+    effective = manifest["config"]
+    scheme = manifest.get("deal_seeds", LEGACY_DEAL_SEEDS)  # run.json of older runs does not name it
+    seeded = effective.get("tournament", {}).get("seed")
+    key = read_secret(out_dir, manifest) if scheme == DEAL_SEEDS and seeded == DRAWN_SEED else None
+    try:
+        return schedule_of_effective(effective, key, scheme)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ResumeError(f"{Path(out_dir) / MANIFEST_FILE}: cannot rebuild the run's schedule: {exc}") from None
+
+
+def checked_records(out_dir: Path) -> Iterator[tuple[int, int, dict]]:
+    """``(line number, byte offset, record)`` of every record of a run folder, one line at a time,
+    each checked against the run's schedule (RecordCheck): RecordError (a ResumeError) at the
+    first line that is not the one record of a scheduled game; a torn last line is left out."""
+    out_dir = Path(out_dir)
+    manifest = read_manifest(out_dir)
+    game = manifest["config"].get("game", {})
+    check = RecordCheck(run_schedule(out_dir, manifest), out_dir / RESULTS_FILE, game.get("name"),
+                        game.get("players"))
+    for number, offset, record in ResultsFile(out_dir / RESULTS_FILE):
+        yield number, offset, check(number, record)
+
+
 class ResultStore:
     def __init__(self, out_dir: Path):
         self.out_dir = Path(out_dir)
         self.path = self.out_dir / RESULTS_FILE
         self._fh = None
+        self.schedule: list[Job] = []  # the run's schedule, once open() has its master key
 
     def open(self, config: TournamentConfig, resume: bool) -> dict[str, dict]:
-        """Prepare the folder; return the records already there (by job id) when resuming."""
+        """Prepare the folder; return the records already there (by job id) when resuming, each
+        checked against the run's schedule (``self.schedule``)."""
         self.out_dir.mkdir(parents=True, exist_ok=True)
         manifest_path = self.out_dir / MANIFEST_FILE
-        records = self._read_records() if self.path.exists() else {}
-        if records and not resume:
-            raise ResumeError(f"{self.out_dir} already holds {len(records)} game records of a tournament; "
+        reader = ResultsFile(self.path)
+        lines = list(reader) if self.path.exists() else []
+        if lines and not resume:
+            raise ResumeError(f"{self.out_dir} already holds {len(lines)} game records of a tournament; "
                               f"pass --resume to continue it, or choose another output folder (--out)")
+        manifest = None
         if resume and manifest_path.exists():
-            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+            manifest = read_manifest(self.out_dir)
             if manifest.get("fingerprint") != config.fingerprint():
                 old = _flatten(_comparable_config(manifest.get("config", {})))
                 new = _flatten(_comparable_config(config.effective()))
@@ -73,44 +286,49 @@ class ResultStore:
                 raise ResumeError(
                     f"cannot resume {self.out_dir}: the config changed since the run started "
                     f"(changed: {', '.join(changed) or 'bot definitions'}); restore it or use another --out")
-        elif resume and records:
+            if manifest.get("deal_seeds") != DEAL_SEEDS:
+                if lines:
+                    raise ResumeError(
+                        f"cannot resume {self.out_dir}: the run was started by an older trickcore, which derived "
+                        f"deal seeds from the master seed by {manifest.get('deal_seeds', LEGACY_DEAL_SEEDS)} (this "
+                        f"one: {DEAL_SEEDS}); finish it with that version, or start again in another folder")
+                manifest = None  # nothing was played: start afresh
+        elif resume and lines:
             raise ResumeError(f"cannot resume {self.out_dir}: it holds results but no {MANIFEST_FILE}, so the "
                               f"config they were played with is unknown")
-        if not manifest_path.exists() or not resume:
+        key = self._master_key(config, manifest)
+        self.schedule = build_schedule(config, key)
+        check = RecordCheck(self.schedule, self.path, config.game, config.players)
+        records = {}
+        for number, _, line in lines:
+            record = check(number, line)
+            records[record["job"]] = record
+        if self.path.exists() and reader.end < reader.size:
+            with open(self.path, "r+b") as fh:  # drop the torn tail; that game is played again
+                fh.truncate(reader.end)
+                fh.flush()
+                os.fsync(fh.fileno())
+        if manifest is None:
+            fields = {"fingerprint": config.fingerprint(), "protocol": PROTOCOL_VERSION, "config": config.effective(),
+                      "deal_seeds": DEAL_SEEDS}
+            if config.seed is None:
+                fields["seed_check"] = secret_check(key)
             tmp = manifest_path.with_suffix(".tmp")
-            tmp.write_text(json.dumps({"fingerprint": config.fingerprint(), "protocol": PROTOCOL_VERSION,
-                                       "config": config.effective()}, indent=2, sort_keys=True, default=str),
-                           encoding="utf-8")
+            tmp.write_text(json.dumps(fields, indent=2, sort_keys=True, default=str), encoding="utf-8")
             os.replace(tmp, manifest_path)
         self._fh = open(self.path, "a", encoding="utf-8")
         return records
 
-    def _read_records(self) -> dict[str, dict]:
-        data = self.path.read_bytes()
-        records: dict[str, dict] = {}
-        good_end = 0
-        pos = 0
-        while pos < len(data):
-            nl = data.find(b"\n", pos)
-            if nl < 0:
-                break  # torn last line: no newline was written
-            line = data[pos:nl]
-            try:
-                record = json.loads(line)
-            except ValueError:
-                if data[nl + 1:].strip():
-                    raise ResumeError(f"{self.path}: line at byte {pos} is not JSON and is not the last line; "
-                                      f"the file is damaged") from None
-                break
-            if line.strip():
-                records[record["job"]] = record
-            good_end = pos = nl + 1
-        if good_end < len(data):
-            with open(self.path, "r+b") as fh:  # drop the torn tail; that game is played again
-                fh.truncate(good_end)
-                fh.flush()
-                os.fsync(fh.fileno())
-        return records
+    def _master_key(self, config: TournamentConfig, manifest: dict | None) -> bytes:
+        """The config's seed as a key; for a run without one, the secret drawn when it started
+        (``manifest`` given: resuming) or drawn now and kept in seed.secret."""
+        if config.seed is not None:
+            return master_key(config.seed)
+        if manifest is not None:
+            return read_secret(self.out_dir, manifest)
+        key = secrets.token_bytes(SECRET_BYTES)
+        write_secret(self.out_dir, key)
+        return key
 
     def append(self, record: dict) -> None:
         # orjson: a record holds every action of the game, and the standard encoder would
@@ -131,16 +349,10 @@ class ResultStore:
 
 
 def read_results(out_dir: Path) -> list[dict]:
-    """All records of a results folder, in schedule order."""
-    path = Path(out_dir) / RESULTS_FILE
-    records = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            try:
-                records.append(json.loads(line))
-            except ValueError:
-                break
-    return sorted(records, key=lambda r: r["index"])
+    """All records of a results folder, in schedule order, each checked against the run's
+    schedule (RecordError, a ResumeError, names the first line that is not the one record of a
+    scheduled game); a torn last line is left out."""
+    return sorted((record for _, _, record in checked_records(Path(out_dir))), key=lambda r: r["index"])
 
 
 def comparable(record: dict) -> dict:

@@ -34,7 +34,7 @@ from tournament.process import kill_all
 from tournament.ratings import BotStanding, compute_standings, deal_rows
 from tournament.results import EFFECTIVE_CONFIG_FILE, ResultStore, write_csv, write_json
 from tournament.sandbox import SandboxUnavailable, require_sandbox, unsandboxed_notice
-from tournament.schedule import Job, build_schedule
+from tournament.schedule import Job
 from trickcore import tables
 
 
@@ -300,7 +300,7 @@ class _TournamentRun:
     def __init__(self, config: TournamentConfig, out: Path, store: ResultStore, existing: dict[str, dict],
                  check_bots: bool) -> None:
         self.config, self.out, self.store, self.existing = config, out, store, existing
-        self.schedule = build_schedule(config)
+        self.schedule = store.schedule  # rebuilt by store.open with the run's master key
         self.pending = [job for job in self.schedule if job.job_id not in existing]
         self.started = time.monotonic()
         self.executor = remote_executor(config)

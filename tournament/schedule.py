@@ -10,6 +10,13 @@ Vocabulary (also in docs/tournament.md):
 * a **job** is one game: (table, deal, seating).  Its id is stable, so results are keyed
   by it and ``--resume`` can skip what is already recorded.
 
+Deal seeds are secret: each is HMAC-SHA256 of the deal number keyed with the master seed
+(:func:`deal_seed`), so a bot that knows the engine and its own hand cannot search its way
+back to the master seed and from there to every other hand -- unless the master seed itself
+is small enough to try them all, which is why a seed under 64 bits gets a warning
+(:func:`weak_seed_warning`) and a config without one draws a 128-bit secret for the run
+(``tournament.results``).
+
 Seat rotations: all permutations up to 4 seats, the n cyclic rotations above (n! grows
 too fast).  When the game has partnerships (``GameInfo.teams``), partnerships are kept
 together: the teams are permuted as units over the team slots and the members rotated
@@ -20,12 +27,25 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import hmac
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from tournament.config import TournamentConfig
+from tournament.config import DRAWN_SEED, TournamentConfig
+from trickcore.games import get_game
 
 FULL_PERMUTATIONS_UP_TO = 4
+
+#: How deal seeds come from the master seed; run.json names it, so that a run folder is always
+#: checked and continued with the derivation it was started with.
+DEAL_SEEDS = "hmac-sha256/1"
+#: The derivation before DEAL_SEEDS (``sha256("trickcore-deal:<seed>:<deal>")``): kept only to
+#: check the records of run folders made with it; such a run cannot be resumed.
+LEGACY_DEAL_SEEDS = "sha256/0"
+#: A master seed with fewer bits than this can be searched by a bot (weak_seed_warning).
+STRONG_SEED_BITS = 64
+SECRET_BYTES = 16  # a drawn master seed: 128 bits
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,10 +63,53 @@ class Job:
                 "seed": self.seed, "seating": self.seating, "bots": list(self.bots)}
 
 
-def deal_seed(master_seed: int, deal: int) -> int:
-    """The game seed of deal ``deal``: a hash, so that neighbouring master seeds share no deals."""
+def master_key(seed: int | str) -> bytes:
+    """The HMAC key of a master seed: its value as an unsigned number, big-endian, in 16 bytes
+    (more if it is larger).  ``seed`` is an integer or a string of hex digits; both name the
+    same number, so ``2024`` and ``"7e8"`` are the same tournament, and a drawn secret written
+    out as 32 hex digits (``key.hex()``) gives back the same key and so the same deals."""
+    if isinstance(seed, bool):
+        raise ValueError(f"a master seed is a number >= 0, got {seed!r}")
+    value = seed if isinstance(seed, int) else int(seed, 16)
+    if value < 0:
+        raise ValueError(f"a master seed is a number >= 0, got {seed!r}")
+    return value.to_bytes(max(SECRET_BYTES, (value.bit_length() + 7) // 8), "big")
+
+
+def deal_seed(key: bytes, deal: int) -> int:
+    """The 64-bit game seed of deal ``deal``: HMAC-SHA256 keyed with the master seed
+    (:func:`master_key`) over the deal number.  Without the key, one deal's seed or cards tell
+    nothing of another's, and only trying every key finds them."""
+    mac = hmac.new(key, f"trickcore-deal:{deal}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(mac[:8], "little")
+
+
+def legacy_deal_seed(master_seed: int, deal: int) -> int:
+    """The game seeds of run folders made before DEAL_SEEDS: a public hash of a small number,
+    which a bot can search (kept only to check such folders' records)."""
     digest = hashlib.sha256(f"trickcore-deal:{master_seed}:{deal}".encode()).digest()
     return int.from_bytes(digest[:8], "little")
+
+
+def seed_bits(seed: int | str) -> int:
+    """How many bits a master seed can hold, as written: any integer counts as small (a TOML
+    integer is below 2**63, and people write small ones), a hex string 4 bits per digit after
+    its leading zeros (which add no secrecy)."""
+    if isinstance(seed, int):
+        return 0
+    return 4 * len(seed.lstrip("0"))
+
+
+def weak_seed_warning(seed: int | str | None) -> str | None:
+    """The warning for a master seed a bot could find by trying every small one; None for a
+    drawn seed or one of at least STRONG_SEED_BITS bits."""
+    if seed is None or seed_bits(seed) >= STRONG_SEED_BITS:
+        return None
+    shown = seed if isinstance(seed, int) else f'"{seed}"'
+    return (f"tournament.seed = {shown} has fewer than {STRONG_SEED_BITS} bits: a bot that knows the engine can "
+            f"try every small seed until one deals it the hand it holds, and then knows every hand of every deal. "
+            f"Omit tournament.seed to draw a secret seed, kept in the output folder, or write a 32-hex-digit "
+            f"string, e.g. from: python -c \"import secrets; print(secrets.token_hex(16))\"")
 
 
 def _unit_orders(n: int) -> list[tuple[int, ...]]:
@@ -81,26 +144,71 @@ def seat_rotations(players: int, teams: Sequence[Sequence[int]] | None = None) -
 
 
 def lineups(config: TournamentConfig) -> list[tuple[str, ...]]:
-    names = [b.name for b in config.bots]
-    n = config.players
-    if config.format == "duplicate":
+    return _lineups([b.name for b in config.bots], config.players, config.format, config.candidate)
+
+
+def _lineups(names: list[str], n: int, fmt: str, candidate: str | None) -> list[tuple[str, ...]]:
+    if fmt == "duplicate":
         return [tuple(names)]
-    if config.format == "gauntlet":
-        field = [x for x in names if x != config.candidate]
-        return [(config.candidate, *combo) for combo in itertools.combinations(field, n - 1)]
+    if fmt == "gauntlet":
+        field = [x for x in names if x != candidate]
+        return [(str(candidate), *combo) for combo in itertools.combinations(field, n - 1)]
     return list(itertools.combinations(names, n))
 
 
-def build_schedule(config: TournamentConfig) -> list[Job]:
-    """All jobs in a fixed order (table, deal, seating) that does not depend on concurrency."""
-    info = config.game_info
-    teams = info.teams(config.players) if info.teams is not None else None
-    rotations = seat_rotations(config.players, teams)
+def build_schedule(config: TournamentConfig, key: bytes | None = None) -> list[Job]:
+    """All jobs in a fixed order (table, deal, seating) that does not depend on concurrency.
+    ``key`` is the master key; by default the one of ``config.seed``.  A config without a seed
+    (drawn for the run) needs the run's key: ``tournament.results.ResultStore`` draws it, keeps
+    it in the output folder and builds the schedule (``store.schedule``)."""
+    if key is None:
+        if config.seed is None:
+            raise ValueError("the master seed of this config is drawn for each run: pass the run's key "
+                             "(ResultStore.schedule builds the schedule of an output folder)")
+        key = master_key(config.seed)
+    master = key
+    return _jobs(config.game_info, config.players, config.format, config.deals, [b.name for b in config.bots],
+                 config.candidate, lambda deal: deal_seed(master, deal))
+
+
+def schedule_of_effective(effective: dict[str, Any], key: bytes | None, scheme: str = DEAL_SEEDS) -> list[Job]:
+    """The schedule of a run from its effective config as run.json keeps it (placeholders
+    unexpanded, nothing checked on this machine but the game), so that a copied run folder can
+    be checked wherever it is.  ``key``: the master key (needed when the seed was drawn);
+    ``scheme``: the run's derivation of deal seeds (DEAL_SEEDS, or LEGACY_DEAL_SEEDS for folders
+    made before it)."""
+    game = effective.get("game", {})
+    t = effective.get("tournament", {})
+    seed = t.get("seed")
+    seed_of: Callable[[int], int]
+    if scheme == LEGACY_DEAL_SEEDS:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"tournament.seed {seed!r} is not the integer seed of a run of the {scheme} derivation")
+        legacy = seed
+        seed_of = lambda deal: legacy_deal_seed(legacy, deal)  # noqa: E731
+    elif scheme == DEAL_SEEDS:
+        if key is None:
+            if not isinstance(seed, (int, str)) or isinstance(seed, bool) or seed == DRAWN_SEED:
+                raise ValueError("the master seed was drawn for the run; its key is needed")
+            key = master_key(seed)
+        master = key
+        seed_of = lambda deal: deal_seed(master, deal)  # noqa: E731
+    else:
+        raise ValueError(f"deal seeds derived by {scheme!r}, which this trickcore does not know")
+    names = [b["name"] for b in effective.get("bots", [])]
+    return _jobs(get_game(game["name"]), int(game["players"]), t.get("format", "round-robin"), int(t["deals"]),
+                 names, t.get("candidate"), seed_of)
+
+
+def _jobs(info: Any, players: int, fmt: str, deals: int, names: list[str], candidate: str | None,
+          seed_of: Callable[[int], int]) -> list[Job]:
+    teams = info.teams(players) if info.teams is not None else None
+    rotations = seat_rotations(players, teams)
     jobs: list[Job] = []
-    for table, lineup in enumerate(lineups(config)):
-        for deal in range(config.deals):
-            seed = deal_seed(config.seed, deal)
-            if config.format == "round-robin":
+    for table, lineup in enumerate(_lineups(names, players, fmt, candidate)):
+        for deal in range(deals):
+            seed = seed_of(deal)
+            if fmt == "round-robin":
                 # One game per deal; the seating advances with the deal so that over the deals
                 # every bot visits every seat.
                 chosen = [deal % len(rotations)]

@@ -128,7 +128,9 @@ def test_large_runs_are_aggregated(tmp_path, run):
             ranks = [1 + sum(t > s for t in scores) for s in scores]
             rec.update(index=i, job=f"t0-d{i // 6}-s{i % 6}", deal=i // 6, result={"scores": scores, "ranks": ranks})
             fh.write(orjson.dumps(rec) + b"\n")
-    result = write_report(big, replays=3, max_games=500)
+    # Copies of six games are not the records of a 500-deal schedule: the check of the records
+    # against the schedule (tested in test_tournament_records.py) is left out for this made-up run.
+    result = write_report(big, replays=3, max_games=500, verify=False)
     assert result.games == 3000 and result.replays == 3
     page = result.path.read_text(encoding="utf-8")
     games = _data(page, "games-data")

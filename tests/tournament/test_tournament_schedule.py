@@ -9,7 +9,7 @@ import pytest
 from conftest import bot_cmd, quick_doc
 
 from tournament.config import parse_config
-from tournament.schedule import build_schedule, deal_seed, seat_rotations
+from tournament.schedule import build_schedule, deal_seed, master_key, seat_rotations
 
 
 def every_bot_every_seat(rotations, n):
@@ -68,7 +68,7 @@ def test_duplicate_replays_each_deal_under_every_seating():
     assert len(jobs) == 2 * 6
     for deal in range(2):
         group = [j for j in jobs if j.deal == deal]
-        assert {j.seed for j in group} == {deal_seed(11, deal)}
+        assert {j.seed for j in group} == {deal_seed(master_key(11), deal)}
         assert len({j.bots for j in group}) == 6
     assert len({j.job_id for j in jobs}) == len(jobs)
     assert [j.index for j in jobs] == list(range(len(jobs)))
@@ -102,7 +102,7 @@ def test_gauntlet_candidate_at_every_table():
 
 
 def test_deal_seeds_are_stable_and_distinct():
-    assert deal_seed(1, 0) == deal_seed(1, 0)
-    seeds = {deal_seed(s, d) for s in range(5) for d in range(50)}
+    assert deal_seed(master_key(1), 0) == deal_seed(master_key(1), 0)
+    seeds = {deal_seed(master_key(s), d) for s in range(5) for d in range(50)}
     assert len(seeds) == 250
     assert all(0 <= s < 2**64 for s in seeds)
