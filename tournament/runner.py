@@ -264,6 +264,8 @@ def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, 
         except SandboxUnavailable as exc:
             raise ConfigError([f"sandbox: {exc}"], config.source) from None
     out = Path(out_dir or config.output)
+    if out_dir is not None:  # the folder the bots must not see is the one written to
+        config = dataclasses.replace(config, output=str(out))
     store = ResultStore(out)
     existing = store.open(config, resume)
     try:

@@ -355,7 +355,7 @@ def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable
     # Hide what must stay hidden where a readable folder holds it: an empty tmpfs over a
     # folder, /dev/null over a file.
     for h in hidden:
-        path = os.path.abspath(h)
+        path = os.path.realpath(h)  # the binds are of real paths: a link to a hidden folder is followed
         if not os.path.exists(path) or not _within(path, bound) or path in own:
             continue
         if os.path.isdir(path):
