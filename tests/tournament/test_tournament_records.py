@@ -1,4 +1,4 @@
-"""Records no bot can forge (docs/tournament.md, "Resume" and "The HTML report").
+"""Records no bot can forge (docs/tournament.md, "Checked records").
 
 Whatever reads a run folder -- ``--resume``, ``trickcore report``, ``trickcore replay``,
 ``read_results`` -- accepts exactly one record per scheduled game, with the job, index, table,

@@ -1,4 +1,4 @@
-"""Deals no bot can compute (docs/tournament.md, "Deals and seeds").
+"""Deals no bot can compute (docs/tournament.md, "The seed, and why it is secret").
 
 A bot that knows the engine and holds one hand can try master seeds until one deals it that
 hand, and then knows every hand of the tournament.  So: a config without a seed draws a 128-bit
