@@ -71,6 +71,8 @@ def _run_compliance(command: list[str], game: str | None, players: int | None, g
     if not checks[0].ok:  # no handshake: no games either
         return ComplianceReport(checks)
     summary = run_tournament(config, check_bots=False)
+    if summary.interrupted:  # (SIGTERM or Ctrl-C) an unfinished check passes nothing
+        raise KeyboardInterrupt
     checks += _game_checks(config, summary, read_results(summary.out_dir), kept)
     return ComplianceReport(checks)
 

@@ -193,10 +193,17 @@ def hidden_paths(config: TournamentConfig, bot: BotConfig) -> tuple[str, ...]:
     if config.source not in ("config", "") and os.path.exists(config.source):
         paths.append(os.path.abspath(config.source))
     public = _python_dirs()
-    mine = {os.path.realpath(w) for w in (bot.cwd, *bot.command, *bot_own_paths(bot.command, bot.cwd)) if w}
+    my_dirs = bot_own_paths(bot.command, bot.cwd)
+    mine = {os.path.realpath(w) for w in (bot.cwd, *bot.command, *my_dirs) if w}
     for other in config.bots:
         if other.name == bot.name:
             continue
+        # The other bot's own folders (its cwd, the folders of its program and script), unless
+        # one holds this bot's own folder (hiding it would hide this bot from itself) ...
+        for folder in bot_own_paths(other.command, other.cwd):
+            if not any(_within(d, [folder]) for d in my_dirs):
+                paths.append(folder)
+        # ... and the files its command names.
         for word in (other.cwd, *other.command):
             if (word and os.path.isabs(word) and os.path.exists(word) and not _within(word, public)
                     and os.path.realpath(word) not in mine):
@@ -319,6 +326,8 @@ def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable
             args += ["--symlink", os.readlink(d), d]
         else:
             args += ["--ro-bind", d, d]
+    # bwrap would make /etc 0700, which a bot under its own user id (organiser root) could not pass.
+    args += ["--perms", "0755", "--dir", "/etc"]
     for name in _existing(f"/etc/{n}" for n in _ETC_FILES):
         args += ["--ro-bind", name, name]
     # The scratch space first: a bot's own files may lie below /tmp, and are mounted over it.
@@ -345,17 +354,23 @@ def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable
             bound.append(d)
     # Hide what must stay hidden where a readable folder holds it: an empty tmpfs over a
     # folder, /dev/null over a file.
-    for h in hidden:
-        path = os.path.realpath(h)  # the binds are of real paths: a link to a hidden folder is followed
-        if not os.path.exists(path) or not _within(path, bound) or path in own:
+    masked: list[str] = []
+    # The binds are of real paths: a link to a hidden folder is followed.  Outer folders first:
+    # what lies inside a masked folder is gone already.
+    for path in sorted({os.path.realpath(h) for h in hidden}, key=len):
+        if not os.path.exists(path) or not _within(path, bound) or path in own or _within(path, masked):
             continue
+        masked.append(path)
         if os.path.isdir(path):
-            args += ["--tmpfs", path]
+            args += ["--tmpfs", path, "--remount-ro", path]
         else:
             args += ["--ro-bind", "/dev/null", path]
     workdir = own[0] if own else SCRATCH
     if cwd:
         workdir = str(Path(cwd).resolve())
+    # The folders bwrap made itself (the root, /etc, /dev's tmpfs) belong to an unprivileged
+    # organiser's bot and have no size limit: read-only, so only the sized scratch takes writes.
+    args += ["--remount-ro", "/dev", "--remount-ro", "/"]
     args += ["--chdir", workdir]
     if seccomp_fd is not None:
         args += ["--seccomp", str(seccomp_fd)]

@@ -96,7 +96,8 @@ class BotSession:
                                       self.limits.max_line_bytes, self.limits.stderr_bytes, self._io_sink,
                                       cpu=self.cpu, sandbox=sandbox, bot_env=self.bot.env, hidden=self.hidden)
         except OSError as exc:
-            raise BotFault("handshake", f"cannot start {self.bot.command[0]!r}: {exc.strerror or exc}") from None
+            about = f" ({exc.filename})" if exc.filename and exc.filename != self.bot.command[0] else ""
+            raise BotFault("handshake", f"cannot start {self.bot.command[0]!r}: {exc.strerror or exc}{about}") from None
         self.process.send(wire.hello())
 
     def handshake(self) -> None:
