@@ -127,6 +127,11 @@ class BotProcess:
                 run = sandboxed_command(command, cwd, bot_env, self.sandbox, hidden, seccomp_fd=fd)
                 self.proc = _popen_on(cpus, run.argv, run.cwd, run.env, () if fd is None else (fd,))
         self.pid = self.proc.pid
+        self.limit_hit: str | None = None  # a sandbox limit the runner stopped the bot for
+        if self.sandbox is not None and self.sandbox.memory_mb > 0:
+            from tournament.sandbox import MEMORY_WATCH
+
+            MEMORY_WATCH.watch(self.pid, self.sandbox.memory_mb << 20, self._over_memory)
         with _LIVE_LOCK:
             _LIVE.add(self)
         self._out_fd = self.proc.stdout.fileno()
@@ -339,8 +344,21 @@ class BotProcess:
             pass
         self.kill()
 
+    def _over_memory(self, held: int) -> None:
+        assert self.sandbox is not None
+        self.limit_hit = (f"memory_mb = {self.sandbox.memory_mb} (its processes held {held >> 20} MiB together; "
+                          f"the runner stopped it)")
+        try:
+            os.killpg(self.pid, signal.SIGKILL)  # the sandbox's bwrap: its PID namespace ends with it
+        except (ProcessLookupError, PermissionError):
+            pass
+
     def kill(self) -> None:
         """Kill the whole process group (the bot and anything it started); idempotent."""
+        if self.sandbox is not None:
+            from tournament.sandbox import MEMORY_WATCH
+
+            MEMORY_WATCH.forget(self.pid)
         with self._wcond:
             self._closed.set()
             self._wcond.notify()

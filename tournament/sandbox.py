@@ -40,7 +40,9 @@ import stat
 import struct
 import subprocess
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from tournament.config import BotConfig, SandboxSettings, TournamentConfig
@@ -474,3 +476,82 @@ def unsandboxed_notice(config: TournamentConfig) -> str | None:
         return None
     return ('bots ran without a sandbox (sandbox.kind = "none"): each could read the run folder and the '
             "organiser's files, and signal the other bots; its results are only as fair as the bots are honest")
+
+
+# ---- memory of a bot as a whole -------------------------------------------------------------
+
+# memory_mb caps each process's address space (RLIMIT_AS), which stops a single process at once
+# but lets a bot that forks hold memory_mb in each of its processes.  So one thread of the
+# runner also adds up, a few times a second, the memory every sandbox's processes hold together
+# (their proportional set sizes: a page shared by n processes counts 1/n in each) and kills a
+# sandbox that holds more than memory_mb.  Between two looks a bot may exceed it briefly.
+WATCH_INTERVAL_S = 0.25
+
+
+class MemoryWatch:
+    """Watches the sandboxes' memory; one thread for all of them, started with the first."""
+
+    def __init__(self) -> None:
+        self._reset()
+        # A table process forked from the runner has none of its threads: it starts its own.
+        os.register_at_fork(after_in_child=self._reset)
+
+    def _reset(self) -> None:
+        self._lock = threading.Lock()
+        self._watched: dict[int, tuple[int, Callable[[int], None]]] = {}  # bwrap pid -> (limit, over)
+        self._thread: threading.Thread | None = None
+
+    def watch(self, pid: int, limit_bytes: int, over: Callable[[int], None]) -> None:
+        """Call ``over(bytes held)`` once, from the watch thread, when the processes of the
+        sandbox whose bwrap is ``pid`` hold more than ``limit_bytes`` together."""
+        with self._lock:
+            self._watched[pid] = (limit_bytes, over)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="sandbox-memory", daemon=True)
+                self._thread.start()
+
+    def forget(self, pid: int) -> None:
+        with self._lock:
+            self._watched.pop(pid, None)
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(WATCH_INTERVAL_S)
+            with self._lock:
+                watched = list(self._watched.items())
+            for pid, (limit, over) in watched:
+                held = tree_memory(pid)
+                if held > limit:
+                    self.forget(pid)
+                    over(held)
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/children") as fh:
+                found.extend(int(c) for c in fh.read().split())
+    except (OSError, ValueError):
+        pass
+    return found
+
+
+def tree_memory(pid: int) -> int:
+    """Bytes that ``pid`` and all its descendants hold (sum of proportional set sizes)."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        todo.extend(_children(p))
+        try:
+            with open(f"/proc/{p}/smaps_rollup") as fh:
+                for line in fh:
+                    if line.startswith("Pss:"):
+                        total += int(line.split()[1]) * 1024
+                        break
+        except (OSError, ValueError):
+            pass
+    return total
+
+
+MEMORY_WATCH = MemoryWatch()

@@ -302,6 +302,8 @@ class BotSession:
 
     def _crash_fault(self, detail: str) -> BotFault:
         """A crash, or a ``limit`` fault when the bot's end shows that a sandbox limit refused it."""
+        if self.process is not None and self.process.limit_hit is not None:
+            return BotFault("limit", f"sandbox limit {self.process.limit_hit} ({detail})")
         if self.process is not None and self.process.sandbox is not None:
             from tournament.sandbox import limit_hit
 

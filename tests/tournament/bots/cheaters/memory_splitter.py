@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Attack 8, split: get 3 GiB in all by asking for it in ``--split N`` processes (default 16),
-each below ``memory_mb``.  At its first request it forks N children; each allocates its share
-(``bytes(n)``: zeroed pages from the kernel, never touched, so no memory is really used),
-says whether that worked, and holds it until all have answered (at most 5 seconds).  It
-reports how much its processes held at once, and plays on."""
+"""Attack 8, split: get ``--total`` MiB in all (default 1 GiB) by asking for it in ``--split N``
+processes (default 8), each below ``memory_mb``.  At its first request it forks N children;
+each allocates its share and writes to every page of it (memory really used, not only address
+space), says whether that worked, and holds it until all have answered (at most 5 seconds).
+It reports how much its processes held at once, and plays on -- if it is still running."""
 
 import os
 import select
@@ -11,14 +11,14 @@ import time
 
 from cheatlib import flag, play, report, why
 
-TOTAL = 3 << 30
+PAGE = 4096
 
 
 def attack(n: int) -> None:
     if n != 1:
         return
-    count = int(flag("split", "16"))
-    share = TOTAL // count
+    count = int(flag("split", "8"))
+    share = (int(flag("total", "1024")) << 20) // count
     answers, release = os.pipe(), os.pipe()
     children, error = [], None
     for _ in range(count):
@@ -31,7 +31,9 @@ def attack(n: int) -> None:
             os.close(answers[0])
             os.close(release[1])
             try:
-                block = bytes(share)
+                block = bytearray(share)
+                for i in range(0, share, PAGE):  # touch every page
+                    block[i] = 1
                 os.write(answers[1], b"1")
                 os.read(release[0], 1)  # hold it until the parent has counted (EOF)
                 del block
