@@ -816,9 +816,11 @@ def test_unprivileged_organiser(sandbox):
     check = subprocess.run([*as_nobody, sys.executable, "-c", "import tournament.sandbox, trickcore"], env=env,
                            cwd="/", capture_output=True, text=True, timeout=60)
     if check.returncode != 0:
-        pytest.skip(f"user nobody cannot use this Python and its packages ({sys.executable}; is a folder above "
-                    f"it private?): "
-                    f"{check.stderr.strip().splitlines()[-1] if check.stderr.strip() else check.returncode}")
+        why = (f"user nobody cannot use this Python and its packages ({sys.executable}; is a folder above it "
+               f"private?): {check.stderr.strip().splitlines()[-1] if check.stderr.strip() else check.returncode}")
+        if os.environ.get("CI"):  # .ci/run opens the folders above them for this test
+            pytest.fail(why)
+        pytest.skip(why)
     probe_code = ("from tournament.config import SandboxSettings\nfrom tournament.sandbox import probe\n"
                   "probe(SandboxSettings())")
     probed = subprocess.run([*as_nobody, sys.executable, "-c", probe_code], env=env, cwd="/", capture_output=True,
