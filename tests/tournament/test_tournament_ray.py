@@ -254,3 +254,27 @@ def _write(tmp_path: Path, d: dict) -> Path:
     path = tmp_path / "t.toml"
     path.write_text(tomli_w.dumps(d))
     return path
+
+
+def test_bots_on_ray_tables_are_sandboxed_as_on_local_ones(tmp_path, ray_address):
+    """The tables of a Ray cluster start their bots in the same sandbox: cheating bots there
+    (test_fair_play.py) find neither the run folder nor the organiser's or another bot's
+    secrets, and cannot signal the other bots."""
+    from test_fair_play import OWN, VIC, assert_intact, bot, make_arena, play, victim
+
+    arena = make_arena(tmp_path / "arena")
+    run = play(arena, [victim(arena), bot(arena, "reader", "run_folder_reader"),
+                       bot(arena, "env_spy", "env_spy", env={"FAIRPLAY_OWN_SECRET": OWN}),
+                       bot(arena, "signaller", "signaller")],
+               concurrency=2, executor={"kind": "ray", "batch_games": 4},
+               game={"name": GAME, "players": 3})  # a registered game: Ray's workers know no toy games
+    assert_intact(run)
+    assert {r["node"] for r in run.records} == {ray.get_runtime_context().get_node_id()}
+    assert VIC in (arena / "out" / "run.json").read_text()  # there was something to find
+    for rep in run.report("reader", "run_folder"):
+        assert rep["secrets"] == [] and not [p for p in rep["read"] if p.startswith(str(arena / "out"))], rep
+    spied = run.report("env_spy", "environment")
+    assert spied and all(r["foreign_secrets"] == [] and r["own_secrets"] == [OWN] for r in spied), spied
+    for rep in run.report("signaller", "signal"):
+        assert not set(rep["delivered"]["SIGSTOP"] + rep["delivered"]["SIGKILL"]) - {1}, rep
+    assert all(not rec["forfeited"] for rec in run.games("honest"))
