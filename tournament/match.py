@@ -182,8 +182,10 @@ class Table:
         for name in list(self.sessions):
             session = self.sessions[name]
             # Keep a process only if this game seats it and it may be reused; a table thereby
-            # never holds more processes than seats.
-            if name not in wanted or not session.alive() or self.config.bot(name).restart == "game":
+            # never holds more processes than seats.  Nor if it has played this deal already
+            # (duplicate seatings, another lineup): it could remember every hand of it.
+            if (name not in wanted or not session.alive() or self.config.bot(name).restart == "game"
+                    or game.job.seed in session.deals_played):
                 session.close()
                 del self.sessions[name]
         fresh: list[int] = []
@@ -201,6 +203,7 @@ class Table:
                     st.removed = (f.cls, f.detail)
                     continue
             st.session.set_io_sink(game.transcript.sink(seat))
+            st.session.deals_played.add(game.job.seed)
             st.reachable = True
         # Spawned together so that slow starters start in parallel; handshakes read one by one.
         for seat in fresh:

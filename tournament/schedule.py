@@ -157,7 +157,8 @@ def _lineups(names: list[str], n: int, fmt: str, candidate: str | None) -> list[
 
 
 def build_schedule(config: TournamentConfig, key: bytes | None = None) -> list[Job]:
-    """All jobs in a fixed order (table, deal, seating) that does not depend on concurrency.
+    """All jobs in a fixed order that does not depend on concurrency: by table, then seating,
+    then deal (round robin: by table, then deal).
     ``key`` is the master key; by default the one of ``config.seed``.  A config without a seed
     (drawn for the run) needs the run's key: ``tournament.results.ResultStore`` draws it, keeps
     it in the output folder and builds the schedule (``store.schedule``)."""
@@ -205,17 +206,18 @@ def _jobs(info: Any, players: int, fmt: str, deals: int, names: list[str], candi
     teams = info.teams(players) if info.teams is not None else None
     rotations = seat_rotations(players, teams)
     jobs: list[Job] = []
+    seeds = [seed_of(deal) for deal in range(deals)]
+    if fmt == "round-robin":
+        # One game per deal; the seating advances with the deal so that over the deals every
+        # bot visits every seat.
+        games = [(deal, deal % len(rotations)) for deal in range(deals)]
+    else:
+        # Every seating of every deal, the deals of one seating one after the other: a bot
+        # process is not dealt a deal twice (it could remember the hands), so a table starts its
+        # bots afresh when a deal comes round again -- once per seating in this order.
+        games = [(deal, seating) for seating in range(len(rotations)) for deal in range(deals)]
     for table, lineup in enumerate(_lineups(names, players, fmt, candidate)):
-        for deal in range(deals):
-            seed = seed_of(deal)
-            if fmt == "round-robin":
-                # One game per deal; the seating advances with the deal so that over the deals
-                # every bot visits every seat.
-                chosen = [deal % len(rotations)]
-            else:
-                chosen = range(len(rotations))
-            for seating in chosen:
-                bots = tuple(lineup[i] for i in rotations[seating])
-                job_id = f"t{table}-d{deal}-s{seating}"
-                jobs.append(Job(len(jobs), job_id, table, deal, seed, seating, bots))
+        for deal, seating in games:
+            bots = tuple(lineup[i] for i in rotations[seating])
+            jobs.append(Job(len(jobs), f"t{table}-d{deal}-s{seating}", table, deal, seeds[deal], seating, bots))
     return jobs

@@ -70,6 +70,7 @@ class BotSession:
         self.wants_events = True  # False after "feature events off" in the handshake
         self.notes = LineNotes()
         self.games_played = 0
+        self.deals_played: set[int] = set()  # the game seeds this process has been dealt
         self._next_request_id = 1
         self._next_token = 1
         self._lines_in_window = 0

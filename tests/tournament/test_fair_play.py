@@ -865,3 +865,57 @@ def test_allowlisted_etc_files_are_readable(sandbox, arenas):
     assert_intact(run)
     [rep] = run.report("honest", "honest_reads")[:1]
     assert rep["readable"] == {p: True for p in wanted}
+
+
+# ---- a deal comes round again ---------------------------------------------------------------
+
+def _processes_per_deal(run: Run) -> dict[int, dict[str, int]]:
+    """For each deal, how many of its games each process of the rememberer played."""
+    deal_of = {r["job"]: r["deal"] for r in run.records}
+    seen: dict[int, dict[str, int]] = {}
+    for path in (run.out / "stderr").glob("*-rememberer.log"):
+        job = _STDERR_FILE.match(path.name)["job"]
+        tokens = {json.loads(line[6:])["process"] for line in path.read_text().splitlines()
+                  if line.startswith("CHEAT ")}
+        for token in tokens:
+            per = seen.setdefault(deal_of[job], {})
+            per[token] = per.get(token, 0) + 1
+    return seen
+
+
+def _remember(arena: Path) -> Run:
+    bots = [victim(arena), bot(arena, "rememberer", "rememberer")]
+    return play(arena, bots, fmt="duplicate", deals=3)
+
+
+def test_no_process_is_dealt_a_deal_twice(sandbox, arenas):
+    """Duplicate: each deal under both seatings; the rememberer plays every game, yet no
+    process of it sees a deal twice (the table starts it afresh when a deal comes round)."""
+    run = _remember(make_arena(arenas()))
+    assert_intact(run)
+    per_deal = _processes_per_deal(run)
+    assert sorted(per_deal) == [0, 1, 2]
+    assert all(count == 1 for per in per_deal.values() for count in per.values()), per_deal
+    # ... and a process is still kept from one deal to the next (not one process per game).
+    tokens = [t for per in per_deal.values() for t in per]
+    assert len(set(tokens)) < len(tokens)
+
+
+def test_without_the_rule_a_process_sees_a_deal_again(sandbox, arenas, monkeypatch):
+    """The check above can fail: with the table's rule switched off, one process plays both
+    seatings of a deal."""
+    from tournament import session
+
+    class Forgetful(set):
+        def __contains__(self, item):
+            return False
+
+    original = session.BotSession.__init__
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        self.deals_played = Forgetful()
+
+    monkeypatch.setattr(session.BotSession, "__init__", init)
+    per_deal = _processes_per_deal(_remember(make_arena(arenas())))
+    assert any(count > 1 for per in per_deal.values() for count in per.values()), per_deal

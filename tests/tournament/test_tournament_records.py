@@ -79,7 +79,7 @@ def refused_everywhere(out, pattern: str) -> None:
 def test_a_genuine_folder_resumes_and_reports(run):
     again = run_tournament(config(), run, resume=True)
     assert again.resumed == 4 and again.played == 0 and not again.errors
-    assert [r["job"] for r in read_results(run)] == ["t0-d0-s0", "t0-d0-s1", "t0-d1-s0", "t0-d1-s1"]
+    assert [r["job"] for r in read_results(run)] == ["t0-d0-s0", "t0-d1-s0", "t0-d0-s1", "t0-d1-s1"]
     report = CliRunner().invoke(report_command, [str(run), "--replays", "1"])
     assert report.exit_code == 0, report.output
     assert "(4 games," in report.output
@@ -91,7 +91,7 @@ def test_a_forged_copy_of_a_played_game_is_refused_naming_the_line(run):
     records = lines(run)
     with open(run / RESULTS_FILE, "a") as fh:  # a bot appends a copy of a game it liked
         fh.write(json.dumps(records[1]) + "\n")
-    refused_everywhere(run, r"results.jsonl, line 5: game 't0-d0-s1' is recorded a second time \(first on line 2; "
+    refused_everywhere(run, r"results.jsonl, line 5: game 't0-d1-s0' is recorded a second time \(first on line 2; "
                             r"one of the two is not the runner's\)")
     # Before, --resume kept the last copy and the report counted 5 games of 4.
     with pytest.raises(ReportError, match="line 5"):
@@ -111,7 +111,7 @@ def test_a_record_that_is_not_its_jobs_is_refused(run, change, what):
     records = lines(run)
     change(records[2])
     write(run, records)
-    refused_everywhere(run, rf"results.jsonl, line 3: game 't0-d1-s0'{what}")
+    refused_everywhere(run, rf"results.jsonl, line 3: game 't0-d0-s1'{what}")
 
 
 def test_a_refused_seed_is_not_written_into_the_message(run):
@@ -137,9 +137,9 @@ def test_a_record_for_a_game_not_yet_played_needs_its_seed(run):
     """After an interrupted run, a forged record of a pending game must carry that game's seed,
     which comes from the secret: a seed of another deal is refused."""
     records = lines(run)
-    pending = dict(records[0], job="t0-d1-s0", index=2, deal=1)  # deal 0's game passed off as deal 1's
+    pending = dict(records[2], job="t0-d1-s1", index=3, deal=1)  # deal 0's game passed off as deal 1's
     write(run, [records[0], records[1], pending])
-    refused_everywhere(run, "line 3: game 't0-d1-s0' does not have the seed the schedule deals it")
+    refused_everywhere(run, "line 3: game 't0-d1-s1' does not have the seed the schedule deals it")
 
 
 def test_a_torn_last_line_is_still_dropped(run):
@@ -147,11 +147,11 @@ def test_a_torn_last_line_is_still_dropped(run):
     write(run, records[:3])
     with open(run / RESULTS_FILE, "a") as fh:
         fh.write(json.dumps(records[3])[:40])  # a crash mid-write: no newline
-    assert [r["job"] for r in read_results(run)] == ["t0-d0-s0", "t0-d0-s1", "t0-d1-s0"]
+    assert [r["job"] for r in read_results(run)] == ["t0-d0-s0", "t0-d1-s0", "t0-d0-s1"]
     assert write_report(run, replays=0).games == 3  # the report leaves it out, and the file as it is
     resumed = run_tournament(config(), run, resume=True)
     assert resumed.resumed == 3 and resumed.played == 1
-    assert [r["job"] for r in read_results(run)] == ["t0-d0-s0", "t0-d0-s1", "t0-d1-s0", "t0-d1-s1"]
+    assert [r["job"] for r in read_results(run)] == ["t0-d0-s0", "t0-d1-s0", "t0-d0-s1", "t0-d1-s1"]
     assert (run / RESULTS_FILE).read_text().count("\n") == 4
 
 
