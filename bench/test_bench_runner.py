@@ -51,3 +51,25 @@ def test_pipe_ping_pong_floor(benchmark, concurrency, pinned):
     f = result["floor"]
     benchmark.extra_info.update({"concurrency": concurrency, "pinned": pinned, "floor_us": round(f.overhead_us, 2),
                                  "wall_us": round(f.wall_us, 2), "driver_cpu_us": round(f.driver_cpu_us, 2)})
+
+
+@pytest.mark.parametrize("sandbox", ["none", "bwrap"])
+def test_bot_startup(benchmark, sandbox):
+    """One bundled random bot from its start to the end of its handshake, with and without the
+    bots' sandbox (docs/tournament.md, "Fair play")."""
+    benchmark.pedantic(bench.measure_startup, args=(sandbox, 1), rounds=15, iterations=1)
+    benchmark.extra_info["sandbox"] = sandbox
+
+
+@pytest.mark.parametrize("sandbox", ["none", "bwrap"])
+def test_tournament_decisions_per_second(benchmark, sandbox):
+    """The tournament of test_runner_overhead_per_decision (one table) with and without the
+    bots' sandbox; its start-up included."""
+    result = {}
+
+    def play():
+        result["run"] = bench.measure_runner(1, GAMES_PER_TABLE, sandbox=sandbox)
+
+    benchmark.pedantic(play, rounds=3, iterations=1)
+    benchmark.extra_info.update({"sandbox": sandbox, "decisions": result["run"].decisions,
+                                 "decisions_per_s": round(result["run"].decisions_per_s, 1)})
