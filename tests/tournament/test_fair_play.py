@@ -660,18 +660,20 @@ def test_cpu_burner_is_confined_to_its_table(burners):
     the two tables' burners on different CPUs."""
     assert_intact(burners)
     reps = burners.report("burner", "cpu")
-    assert len(reps) == 2, reps  # one burner process per table
+    # A burner process per table and deal round (a table starts its bots afresh when a deal
+    # comes round again), each reporting once.
+    assert len(reps) >= 2, reps
     runner_cpus = {str(c) for c in os.sched_getaffinity(0)}
     for rep in reps:
         lists = set(rep["threads"].values())
         assert rep["tasks"] >= 2 and len(lists) == 1 and lists <= runner_cpus, rep
-    assert reps[0]["threads"]["main"] != reps[1]["threads"]["main"], reps
+    assert len({rep["threads"]["main"] for rep in reps}) == 2, reps  # the two tables' CPUs
 
 
 def test_cpu_burner_cannot_leave_its_cpu(burners):
     """Asking for every CPU (sched_setaffinity) is refused: the pinning holds."""
     reps = burners.report("burner", "cpu_escape")
-    assert len(reps) == 2, reps
+    assert len(reps) >= 2, reps
     for rep in reps:
         assert rep["result"] != "ok" and "," not in rep["allowed_after"] and "-" not in rep["allowed_after"], rep
 
