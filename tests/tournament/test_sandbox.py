@@ -4,6 +4,7 @@ bots in test_fair_play.py."""
 
 from __future__ import annotations
 
+import json
 import os
 import struct
 import sys
@@ -14,6 +15,7 @@ from conftest import bot_cmd, quick_doc
 
 from tournament import sandbox
 from tournament.config import ConfigError, SandboxSettings, parse_config
+from tournament.report import write_report
 from tournament.results import RESULTS_FILE
 from tournament.runner import run_tournament
 
@@ -97,6 +99,12 @@ def test_a_run_that_cannot_sandbox_refuses_to_start_and_says_how_out(tmp_path, m
     doc["sandbox"] = {"kind": "none"}
     summary = run_tournament(parse_config(doc), tmp_path / "out")
     assert summary.played == 1 and any("without a sandbox" in w for w in summary.warnings)
+    # ... in the standings output (the warnings), run.json, summary.json and the HTML report.
+    out = tmp_path / "out"
+    assert json.loads((out / "run.json").read_text())["config"]["sandbox"]["kind"] == "none"
+    assert json.loads((out / "summary.json").read_text())["sandbox"] == "none"
+    page = (out / write_report(out).path.name).read_text()
+    assert "The bots ran without a sandbox" in page
 
 
 def test_the_seccomp_filter_refuses_exactly_sched_setaffinity():
