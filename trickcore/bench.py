@@ -499,7 +499,7 @@ def one_cpu(enabled: bool = True) -> Iterator[int | None]:
     """Run the body on one CPU (Linux ``sched_setaffinity``): the last this process may use, or
     None where pinning is off or unsupported.  A loop the scheduler moves to another CPU starts
     there with cold caches, and the floor and the loop it is compared with may then run on
-    different CPUs, so a ratio moves more from run to run (README, Benchmarks, has figures).
+    different CPUs, so a ratio moves more from run to run (docs/benchmarks.md has figures).
     The process's CPU set is restored after."""
     if not enabled or not hasattr(os, "sched_setaffinity"):
         yield None
