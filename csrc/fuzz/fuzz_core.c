@@ -16,6 +16,7 @@
  *     runs the given files as inputs, then INPUTS random inputs (fresh random bytes and
  *     mutations of earlier ones), and prints how many it executed.
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,10 +39,15 @@ typedef struct {
 
 static unsigned byte(reader *r) { return r->at < r->n ? r->p[r->at++] : 0u; }
 static int small(reader *r, int lo, int hi) { return lo + (int)(byte(r) % (unsigned)(hi - lo + 1)); }
+/* The ints at the edges of every range: where an int parameter overflowed before. */
+static const int EDGE_INTS[] = {INT_MIN, INT_MIN + 1, -129, -128, -2, -1, 0, 1, 126, 127, 128,
+                                255, 256, INT_MAX - 1, INT_MAX};
+
 static int any_int(reader *r) {
     /* Mostly small values around the valid ranges, sometimes extreme ones. */
     unsigned sel = byte(r);
-    if (sel < 200) return (int)byte(r) - 20;
+    if (sel < 190) return (int)byte(r) - 20;
+    if (sel < 205) return EDGE_INTS[byte(r) % (sizeof EDGE_INTS / sizeof EDGE_INTS[0])];
     if (sel < 230) return (int)(byte(r) | byte(r) << 8) - 1000;
     {
         uint32_t v = byte(r) | byte(r) << 8 | byte(r) << 16 | (uint32_t)byte(r) << 24;
@@ -257,7 +263,11 @@ static void op_cards(world *w, reader *r) {
     REQUIRE(tc_first(a) == (n ? ids[0] : -1) && tc_last(a) == (n ? ids[n - 1] : -1));
     for (k = 0; k < n && k < 8; k++) REQUIRE(tc_nth(a, k) == ids[k]);
     REQUIRE(tc_nth(a, n) == -1 && tc_nth(a, -1) == -1);
-    (void)tc_next(a, x);
+    {
+        int next = tc_next(a, x);  /* -1, or the lowest id of a above x: for every int x */
+        REQUIRE(next == -1 || (next > x && next < TC_MAX_CARDS && tc_has(a, next)));
+        REQUIRE(next != -1 || x >= TC_MAX_CARDS - 1 || tc_is_empty(a) || tc_last(a) <= x);
+    }
     (void)tc_has(a, x);
     (void)tc_cards_of(x & 127);
     {
@@ -265,12 +275,79 @@ static void op_cards(world *w, reader *r) {
         REQUIRE(rc == TC_OK || rc == TC_E_PLAYERS || rc == TC_E_ARG);
     }
     for (k = 0; k < 32; k++) buf[k] = (uint8_t)byte(r);
-    tc_shuffle(&w->rng, buf, small(r, -3, 32));
+    {
+        /* a holds 32 bytes: any length up to 32, and every length <= 0 (nothing happens). */
+        int len = byte(r) & 1 ? small(r, -3, 32) : (any_int(r) < 0 ? INT_MIN : -1), k2;
+        uint8_t before[32];
+        memcpy(before, buf, sizeof buf);
+        tc_shuffle(&w->rng, buf, len);
+        if (len <= 1)
+            for (k2 = 0; k2 < 32; k2++) REQUIRE(buf[k2] == before[k2]);
+    }
     (void)tc_rng_below(&w->rng, (uint32_t)any_int(r));
     (void)tc_rng_next(&w->rng);
     REQUIRE(tc_strerror(any_int(r)) != NULL && tc_version() != NULL);
     REQUIRE(tc_deck_init(NULL, 1) == TC_E_ARG && tc_deck_check(NULL) == TC_E_ARG);
     REQUIRE(tc_play_init(NULL, NULL, NULL, NULL, 0, 0) == TC_E_ARG);
+}
+
+/* NULL for every pointer of every checked entry point, one at a time, the others valid:
+ * each is refused, never read. */
+static void op_nulls(world *w, reader *r) {
+    int i = byte(r) & 1;
+    const tc_deck *d = &w->deck[i];
+    const tc_rules *ru = &w->rules[i];
+    tc_play_state s = w->state[i];
+    tc_trick t = s.trick;
+    tc_cards hands[TC_MAX_PLAYERS];
+    uint16_t moves[TC_MAX_MOVES];
+    tc_playout_stats stats[TC_MAX_MOVES];
+    tc_perft_stats ps;
+    tc_rng *rng = &w->rng;
+    int n = any_int(r);
+    memset(hands, 0, sizeof hands);
+    REQUIRE(tc_deck_init(NULL, n) == TC_E_ARG);
+    REQUIRE(tc_deck_add(NULL, n, n, n, n, n, n) == TC_E_ARG);
+    REQUIRE(tc_deck_set_decl(NULL, n, n) == TC_E_ARG);
+    REQUIRE(tc_deck_check(NULL) == TC_E_ARG);
+    REQUIRE(tc_rules_check(NULL, ru) == TC_E_ARG && tc_rules_check(d, NULL) == TC_E_ARG);
+    REQUIRE(tc_deal(NULL, d->all, 2, 1, hands, NULL) == TC_E_ARG);
+    REQUIRE(tc_deal(rng, d->all, 2, 0, NULL, NULL) == TC_E_ARG);
+    REQUIRE(tc_is_empty(tc_legal(NULL, ru, &t, d->all)) && tc_is_empty(tc_legal(d, NULL, &t, d->all)) &&
+            tc_is_empty(tc_legal(d, ru, NULL, d->all)));
+    REQUIRE(tc_moves(NULL, ru, &t, d->all, moves) == TC_E_ARG && tc_moves(d, NULL, &t, d->all, moves) == TC_E_ARG &&
+            tc_moves(d, ru, NULL, d->all, moves) == TC_E_ARG && tc_moves(d, ru, &t, d->all, NULL) == TC_E_ARG);
+    REQUIRE(tc_trick_add(NULL, ru, &t, n) == TC_E_ARG && tc_trick_add(d, NULL, &t, n) == TC_E_ARG &&
+            tc_trick_add(d, ru, NULL, n) == TC_E_ARG);
+    REQUIRE(tc_trick_winner(NULL, n, n) == -1);
+    REQUIRE(tc_trick_next_leader(NULL, &t, n) == -1 && tc_trick_next_leader(d, NULL, n) == -1);
+    REQUIRE(tc_trick_points(d, NULL) == 0);
+    REQUIRE(tc_play_init(NULL, d, ru, hands, n, n) == TC_E_ARG && tc_play_init(&s, NULL, ru, hands, n, n) == TC_E_ARG &&
+            tc_play_init(&s, d, NULL, hands, n, n) == TC_E_ARG && tc_play_init(&s, d, ru, NULL, n, n) == TC_E_ARG);
+    REQUIRE(tc_play_to_move(NULL, ru) == -1 && tc_play_to_move(&s, NULL) == -1);
+    REQUIRE(tc_play_moves(NULL, ru, &s, moves) == TC_E_ARG && tc_play_moves(d, NULL, &s, moves) == TC_E_ARG &&
+            tc_play_moves(d, ru, NULL, moves) == TC_E_ARG && tc_play_moves(d, ru, &s, NULL) == TC_E_ARG);
+    REQUIRE(tc_play(NULL, ru, &s, n) == TC_E_ARG && tc_play(d, NULL, &s, n) == TC_E_ARG &&
+            tc_play(d, ru, NULL, n) == TC_E_ARG);
+    REQUIRE(tc_playout(NULL, ru, &s, rng) == TC_E_ARG && tc_playout(d, NULL, &s, rng) == TC_E_ARG &&
+            tc_playout(d, ru, NULL, rng) == TC_E_ARG && tc_playout(d, ru, &s, NULL) == TC_E_ARG);
+    REQUIRE(tc_policy_move(NULL, ru, &s, 0, rng) == TC_E_ARG && tc_policy_move(d, NULL, &s, 0, rng) == TC_E_ARG &&
+            tc_policy_move(d, ru, NULL, 0, rng) == TC_E_ARG && tc_policy_move(d, ru, &s, 0, NULL) == TC_E_ARG);
+    REQUIRE(tc_playouts(NULL, ru, &s, 1, 0, rng, stats) == TC_E_ARG &&
+            tc_playouts(d, NULL, &s, 1, 0, rng, stats) == TC_E_ARG &&
+            tc_playouts(d, ru, NULL, 1, 0, rng, stats) == TC_E_ARG &&
+            tc_playouts(d, ru, &s, 1, 0, NULL, stats) == TC_E_ARG &&
+            tc_playouts(d, ru, &s, 1, 0, rng, NULL) == TC_E_ARG);
+    REQUIRE(tc_playouts_per_move(NULL, ru, &s, 1, 0, rng, moves, stats) == TC_E_ARG &&
+            tc_playouts_per_move(d, NULL, &s, 1, 0, rng, moves, stats) == TC_E_ARG &&
+            tc_playouts_per_move(d, ru, NULL, 1, 0, rng, moves, stats) == TC_E_ARG &&
+            tc_playouts_per_move(d, ru, &s, 1, 0, NULL, moves, stats) == TC_E_ARG &&
+            tc_playouts_per_move(d, ru, &s, 1, 0, rng, NULL, stats) == TC_E_ARG &&
+            tc_playouts_per_move(d, ru, &s, 1, 0, rng, moves, NULL) == TC_E_ARG);
+    REQUIRE(tc_perft(NULL, ru, &s, 1, &ps) == 0 && tc_perft(d, NULL, &s, 1, NULL) == 0 &&
+            tc_perft(d, ru, NULL, 1, NULL) == 0);
+    tc_shuffle(NULL, (uint8_t *)moves, 4);
+    tc_shuffle(rng, NULL, n);
 }
 
 static void op_reference(world *w, reader *r) {
@@ -296,13 +373,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     make_game_deck(&w, 1, &rd);
     tc_rng_seed(&w.rng, 1);
     while (rd.at < rd.n && steps++ < 64) {
-        switch (byte(&rd) % 9) {
+        switch (byte(&rd) % 10) {
         case 0: op_deck_add(&w, &rd); break;
         case 1: op_raw_deck(&w, &rd); break;
         case 2: case 3: op_play_init(&w, &rd); break;
         case 4: case 5: op_play(&w, &rd); break;
         case 6: op_search(&w, &rd); break;
         case 7: op_trick(&w, &rd); break;
+        case 8: op_nulls(&w, &rd); break;
         default: if (byte(&rd) & 1) op_cards(&w, &rd); else op_reference(&w, &rd); break;
         }
     }

@@ -107,7 +107,7 @@ int tc_count(tc_cards a);               /* popcount */
 int tc_first(tc_cards a);               /* lowest id, -1 if empty */
 int tc_last(tc_cards a);                /* highest id, -1 if empty */
 int tc_nth(tc_cards a, int n);          /* the n-th (0-based) set id in ascending order, -1 if none */
-int tc_next(tc_cards a, int after);     /* lowest id > after, -1 if none; iterate from after=-1 */
+int tc_next(tc_cards a, int after);     /* lowest id > after, -1 if none (any int after); iterate from after=-1 */
 int tc_to_array(tc_cards a, uint8_t *out); /* writes ids ascending into out[TC_MAX_CARDS], returns the count */
 
 /* ---- seeded random generator -------------------------------------------- */

@@ -58,9 +58,11 @@ int tc_nth(tc_cards a, int n) {
 }
 
 int tc_next(tc_cards a, int after) {
-    int from = after + 1;
-    if (from < 0) from = 0;
-    if (from >= 128) return -1;
+    int from;
+    /* Every int is an answer: nothing lies above the last id, and anything below -1 starts
+     * from the first (after + 1 must not overflow at INT_MAX). */
+    if (after >= TC_MAX_CARDS - 1) return -1;
+    from = after < -1 ? 0 : after + 1;
     if (from < 64) {
         uint64_t w = a.w[0] & (~(uint64_t)0 << from);
         if (w) return TC_CTZ64(w);
@@ -103,7 +105,7 @@ uint32_t tc_rng_below(tc_rng *rng, uint32_t n) { return tc__rng_below(rng, n); }
 
 void tc_shuffle(tc_rng *rng, uint8_t *a, int len) {
     int i;
-    if (!rng || !a) return;
+    if (!rng || !a || len <= 1) return;  /* len - 1 must not overflow at INT_MIN */
     for (i = len - 1; i > 0; i--) {
         int j = (int)tc__rng_below(rng, (uint32_t)(i + 1));
         uint8_t tmp = a[i];

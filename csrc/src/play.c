@@ -137,10 +137,13 @@ int tc_play(const tc_deck *d, const tc_rules *r, tc_play_state *s, int move) {
 }
 
 int tc_playout(const tc_deck *d, const tc_rules *r, tc_play_state *s, tc_rng *rng) {
-    tc_cards special = tc_or(d->declared, d->twin);
-    int plain_deck = tc_is_empty(special);
+    tc_cards special;
+    int plain_deck;
     uint16_t moves[TC_MAX_MOVES];
+    /* The checks first: the deck is read only once it is known not to be NULL. */
     if (!d || !r || !s || !rng) return TC_E_ARG;
+    special = tc_or(d->declared, d->twin);
+    plain_deck = tc_is_empty(special);
     if (!same_rules(s, r)) return TC_E_RULES;
     while (!tc_play_over(s)) {
         int seat = tc_trick_to_move(&s->trick, r->n_players);

@@ -1,6 +1,7 @@
 /* test_core.c - a plain C test driver for the core: builds and runs with a C
  * compiler alone (make -C csrc check).  The Python suite holds the exhaustive
  * differential and perft tests; these pin the C API as embedders see it. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include "trickcore.h"
@@ -268,8 +269,40 @@ static void test_playouts(void) {
     CHECK(tc_policy_move(&d, &r, &after, TC_POLICY_GREEDY, &rng) == TC_E_STATE);
 }
 
+/* Extreme ints and NULL pointers at the checked entry points, each once found to read or
+ * write out of bounds or to overflow (docs/engine.md: every int and every pointer). */
+static void test_extremes(void) {
+    tc_deck d;
+    tc_rules r = {4, TC_FOLLOW_SUIT, TC_WIN_TRUMP, 0};
+    tc_cards hands[4], a = tc_or(tc_cards_of(0), tc_cards_of(127));
+    tc_play_state s;
+    tc_rng rng;
+    uint8_t bytes[4] = {1, 2, 3, 4};
+    tc_reference_deck(&d);
+    tc_rng_seed(&rng, 5);
+    tc_deal(&rng, d.all, 4, 13, hands, NULL);
+    CHECK(tc_play_init(&s, &d, &r, hands, 0, 13) == TC_OK);
+    /* tc_playout read the deck before its NULL check. */
+    CHECK(tc_playout(NULL, &r, &s, &rng) == TC_E_ARG);
+    CHECK(tc_playout(&d, NULL, &s, &rng) == TC_E_ARG);
+    CHECK(tc_playout(&d, &r, NULL, &rng) == TC_E_ARG);
+    CHECK(tc_playout(&d, &r, &s, NULL) == TC_E_ARG);
+    /* tc_shuffle: len - 1 overflowed at INT_MIN; a length <= 0 does nothing. */
+    tc_shuffle(&rng, bytes, INT_MIN);
+    tc_shuffle(&rng, bytes, -1);
+    tc_shuffle(&rng, bytes, 0);
+    tc_shuffle(&rng, bytes, 1);
+    CHECK(bytes[0] == 1 && bytes[1] == 2 && bytes[2] == 3 && bytes[3] == 4);
+    /* tc_next: after + 1 overflowed at INT_MAX and gave an id. */
+    CHECK(tc_next(a, INT_MAX) == -1);
+    CHECK(tc_next(a, 126) == 127 && tc_next(a, 127) == -1 && tc_next(a, 128) == -1);
+    CHECK(tc_next(a, INT_MIN) == 0 && tc_next(a, -2) == 0 && tc_next(a, -1) == 0);
+    CHECK(tc_nth(a, INT_MAX) == -1 && tc_nth(a, INT_MIN) == -1);
+}
+
 int main(void) {
     test_cards();
+    test_extremes();
     test_rng();
     test_sticheln_tie();
     test_errors();
