@@ -651,7 +651,8 @@ def burners(sandbox, arenas) -> Run:
     if len(cpus) < 2:
         pytest.skip("one CPU: every table shares it")
     arena = make_arena(arenas("burners"))
-    return play(arena, [victim(arena), bot(arena, "burner", "cpu_burner", "--burn", 1)], deals=2, concurrency=2,
+    # 4 deals, 8 games: both tables play some even when one of them starts late.
+    return play(arena, [victim(arena), bot(arena, "burner", "cpu_burner", "--burn", 1)], deals=4, concurrency=2,
                 tournament={"cpu_affinity": "table"})
 
 
