@@ -25,7 +25,9 @@ def readme_commands():
 def test_readme_starts_with_install_and_test_commands():
     main_job, tests = readme_commands()
     assert main_job.startswith("pip install . && trickcore tournament configs/")
-    assert (ROOT / main_job.split()[-1]).is_file()
+    (config,) = [w for w in main_job.split() if w.endswith(".toml")]
+    assert (ROOT / config).is_file()
+    assert "--fresh" in main_job.split()  # safe to run twice: an earlier run is moved aside
     assert "pytest" in tests
 
 

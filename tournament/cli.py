@@ -210,6 +210,9 @@ def _run(config, out, resume, quiet, check_bots, html_report=True) -> int:
 @click.command("tournament")
 @click.argument("config_path", metavar="CONFIG.toml", type=click.Path(dir_okay=False))
 @click.option("--resume", is_flag=True, help="Continue the run in the output folder, skipping recorded games.")
+@click.option("--fresh", is_flag=True,
+              help="Start afresh: an earlier run in the output folder is moved aside (to FOLDER.TIMESTAMP), not "
+                   "deleted.")
 @click.option("--out", type=click.Path(file_okay=False), help="Output folder (overrides tournament.output).")
 @click.option("-j", "--concurrency", type=click.IntRange(min=1), help="Tables played in parallel.")
 @click.option("--deals", type=click.IntRange(min=1), help="Number of deals (overrides tournament.deals).")
@@ -230,9 +233,12 @@ def _run(config, out, resume, quiet, check_bots, html_report=True) -> int:
 @click.option("--address", metavar="ADDRESS",
               help='Ray cluster to join (overrides executor.address; implies --executor ray): "auto", host:port, '
                    'or "" to start Ray on this machine.')
-def tournament_command(config_path, resume, out, concurrency, deals, seed, settings, check, no_preflight, quiet,
-                       no_report, executor, sandbox_kind, address):
+def tournament_command(config_path, resume, fresh, out, concurrency, deals, seed, settings, check, no_preflight,
+                       quiet, no_report, executor, sandbox_kind, address):
     """Run the tournament described by CONFIG.toml (see docs/tournament.md)."""
+    if resume and fresh:
+        raise click.UsageError("--resume continues the run in the output folder, --fresh starts another: "
+                               "choose one")
     overrides = {}
     for item in settings:
         key, sep, value = item.partition("=")
@@ -257,7 +263,26 @@ def tournament_command(config_path, resume, out, concurrency, deals, seed, setti
         _warn_seed(config)
         click.echo(tomli_w.dumps(config.effective()), nl=False)
         return
+    if fresh:
+        moved = move_aside(Path(config.output))
+        if moved is not None:
+            click.echo(f"the earlier run in {config.output} is now in {moved}", err=True)
     sys.exit(_run(config, None, resume, quiet, not no_preflight, not no_report))
+
+
+def move_aside(folder: Path) -> Path | None:
+    """Rename a non-empty ``folder`` to ``folder.YYYYmmdd-HHMMSS`` (a number added if that is taken)
+    and return the new name; None when there was nothing to move."""
+    if not folder.exists() or (folder.is_dir() and not any(folder.iterdir())):
+        return None
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = folder.with_name(f"{folder.name}.{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = folder.with_name(f"{folder.name}.{stamp}-{n}")
+    folder.rename(target)
+    return target
 
 
 @click.command("match")

@@ -321,6 +321,11 @@ class BotProcess:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
+    def wait_stderr(self, timeout: float) -> None:
+        """Give the stderr reader up to ``timeout`` seconds to read what an exited process wrote."""
+        if self.proc.poll() is not None:
+            self._threads[0].join(timeout)
+
     def exit_description(self) -> str:
         code = self.proc.poll()
         if code is None:

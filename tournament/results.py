@@ -275,7 +275,8 @@ class ResultStore:
         lines = list(reader) if self.path.exists() else []
         if lines and not resume:
             raise ResumeError(f"{self.out_dir} already holds {len(lines)} game records of a tournament; "
-                              f"pass --resume to continue it, or choose another output folder (--out)")
+                              f"pass --resume to continue it, --fresh to move it aside and start again, or "
+                              f"choose another output folder (--out)")
         manifest = None
         if resume and manifest_path.exists():
             manifest = read_manifest(self.out_dir)

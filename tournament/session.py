@@ -125,8 +125,9 @@ class BotSession:
                 elif line.kind in ("action", "readyok"):
                     raise BotFault("protocol", f"{line.kind!r} before the handshake ended: {line.text!r}")
         except BotFault as fault:
-            raise BotFault("handshake", fault.detail if fault.cls in ("timeout", "handshake")
-                           else f"{fault.cls} during the handshake: {fault.detail}") from None
+            detail = (fault.detail if fault.cls in ("timeout", "handshake")
+                      else f"{fault.cls} during the handshake: {fault.detail}")
+            raise BotFault("handshake", self._with_stderr(detail)) from None
         if not version.isdigit() or int(version) not in wire.SUPPORTED_VERSIONS:
             raise BotFault("handshake", f"bot answered 'trickcoreok {version}', but this runner speaks protocol "
                                         f"version{'s' if len(wire.SUPPORTED_VERSIONS) > 1 else ''} "
@@ -140,6 +141,18 @@ class BotSession:
             self.barrier()
         except BotFault as fault:
             raise BotFault("handshake", f"first readiness barrier: {fault.detail}") from None
+
+    def _with_stderr(self, detail: str, lines: int = 8, chars: int = 1500) -> str:
+        """``detail`` and the end of what the bot wrote to stderr (a bot that dies while starting
+        says why there, as a traceback or a message of its runtime)."""
+        if self.process is None:
+            return detail
+        self.process.wait_stderr(0.5)
+        tail = self.process.stderr.peek().rstrip()
+        if not tail:
+            return detail
+        kept = "\n".join(tail.splitlines()[-lines:])[-chars:]
+        return f"{detail}; its stderr ended with:\n" + "\n".join(f"    {line}" for line in kept.splitlines())
 
     def option_problem(self, name: str, value) -> str | None:
         """What is wrong with setting option ``name`` of this bot to ``value``, if anything."""
