@@ -1,0 +1,71 @@
+"""What a new user meets first: running a tournament again, and a bot that cannot start."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import tomli_w
+from click.testing import CliRunner
+from conftest import bot_cmd, quick_doc
+
+from tournament.cli import compliance_command, tournament_command
+from tournament.results import RESULTS_FILE, read_results
+
+# A bot that dies before its handshake and says why on stderr, as a bot missing a file does.
+DYING = ("import sys\n"
+         "print('loading my opening book from book.bin', file=sys.stderr)\n"
+         "raise FileNotFoundError('book.bin')\n")
+
+
+def config_file(tmp_path: Path, out: Path) -> Path:
+    doc = quick_doc([{"name": "a", "command": bot_cmd("random_bot.py")},
+                     {"name": "b", "command": bot_cmd("example_bot.py")}], deals=2)
+    doc["tournament"]["output"] = str(out)
+    path = tmp_path / "t.toml"
+    path.write_text(tomli_w.dumps(doc))
+    return path
+
+
+def test_fresh_moves_the_earlier_run_aside_and_runs_again(tmp_path):
+    out = tmp_path / "run"
+    config = config_file(tmp_path, out)
+    first = CliRunner().invoke(tournament_command, [str(config), "-q", "--no-report"])
+    assert first.exit_code == 0, first.output
+    # Run again as it was: refused, and the message says what to do.
+    again = CliRunner().invoke(tournament_command, [str(config), "-q", "--no-report"])
+    assert again.exit_code == 2 and "--resume" in again.output and "--fresh" in again.output
+    fresh = CliRunner().invoke(tournament_command, [str(config), "-q", "--no-report", "--fresh"])
+    assert fresh.exit_code == 0, fresh.output
+    aside = [p for p in tmp_path.iterdir() if p.name.startswith("run.")]
+    assert len(aside) == 1 and f"is now in {aside[0]}" in fresh.output
+    assert len(read_results(out)) == len(read_results(aside[0])) == 2  # nothing lost, nothing mixed
+    twice = CliRunner().invoke(tournament_command, [str(config), "-q", "--no-report", "--fresh"])
+    assert twice.exit_code == 0 and len([p for p in tmp_path.iterdir() if p.name.startswith("run.")]) == 2
+    both = CliRunner().invoke(tournament_command, [str(config), "--fresh", "--resume"])
+    assert both.exit_code == 2 and "choose one" in both.output
+
+
+def test_a_bot_that_dies_while_starting_shows_its_stderr(tmp_path):
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot").chmod(0o755)
+    script = tmp_path / "bot" / "dying.py"
+    script.write_text(DYING)
+    # compliance: in the terminal
+    checked = CliRunner().invoke(compliance_command, ["--game", "toy-tricks", "--", sys.executable, str(script)])
+    assert checked.exit_code == 1
+    assert "its stderr ended with:" in checked.output and "FileNotFoundError: book.bin" in checked.output
+    assert "loading my opening book" in checked.output
+    # tournament: in the terminal (the preflight) and, with preflight = "warn", in the record
+    doc = quick_doc([{"name": "dying", "command": [sys.executable, str(script)]},
+                     {"name": "b", "command": bot_cmd("example_bot.py")}])
+    doc["tournament"].update(output=str(tmp_path / "out"), preflight="warn")
+    path = tmp_path / "t.toml"
+    path.write_text(tomli_w.dumps(doc))
+    ran = CliRunner().invoke(tournament_command, [str(path), "-q", "--no-report"])
+    assert ran.exit_code == 0, ran.output
+    assert "FileNotFoundError: book.bin" in ran.output  # the preflight's warning
+    (record,) = read_results(tmp_path / "out")
+    (fault,) = record["faults"]
+    assert fault["class"] == "handshake" and "FileNotFoundError: book.bin" in fault["detail"]
+    assert (tmp_path / "out" / RESULTS_FILE).exists()
