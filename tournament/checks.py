@@ -11,9 +11,10 @@ from tournament.sandbox import SandboxUnavailable, require_sandbox
 from tournament.session import BotFault, BotSession
 
 
-def preflight(config: TournamentConfig) -> list[str]:
+def preflight(config: TournamentConfig, strict: bool = False) -> list[str]:
     """Start every bot once: a missing program or a bad option is a config error (raised);
-    a bot that fails its handshake only earns a warning -- its failure policy applies."""
+    a bot that fails its handshake only earns a warning -- its failure policy applies -- or, when
+    ``strict`` (``--check``), is an error as well, raised with the others."""
     try:  # on the machine the tables run on, which for Ray is each node that runs this
         require_sandbox(config)
     except SandboxUnavailable as exc:
@@ -34,7 +35,8 @@ def preflight(config: TournamentConfig) -> list[str]:
                 elif fault.detail.startswith("cannot start"):
                     problems.append(f"{bot.key}.command: {fault.detail}")
                 else:
-                    warnings.append(f"bot {bot.name!r} failed its handshake in the preflight check: {fault.detail}")
+                    warnings.append(f"bot {bot.name!r} ({bot.key}) failed its handshake in the preflight check: "
+                                    f"{fault.detail}")
         finally:
             session.kill()
 
@@ -43,8 +45,8 @@ def preflight(config: TournamentConfig) -> list[str]:
         t.start()
     for t in threads:
         t.join()
-    if problems:
-        raise ConfigError(sorted(problems), config.source)
+    if problems or (strict and warnings):
+        raise ConfigError(sorted(problems) + (sorted(warnings) if strict else []), config.source)
     return sorted(warnings)
 
 

@@ -221,7 +221,9 @@ def _run(config, out, resume, quiet, check_bots, html_report=True) -> int:
                    "for the run).")
 @click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
               help="Override any key, e.g. --set time.decision_ms=500 (TOML value syntax).")
-@click.option("--check", is_flag=True, help="Only validate the config and print the effective config.")
+@click.option("--check", is_flag=True,
+              help="Only check: validate the config, start each bot once for its handshake (not with "
+                   "--no-preflight), and print the effective config.")
 @click.option("--no-preflight", is_flag=True, help="Do not start each bot once before the tournament.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress and no table; only the summary on stderr.")
 @click.option("--no-report", is_flag=True, help="Do not write the HTML report (report.html) at the end.")
@@ -261,6 +263,17 @@ def tournament_command(config_path, resume, fresh, out, concurrency, deals, seed
         import tomli_w
 
         _warn_seed(config)
+        if not no_preflight:
+            # Start every bot once, as the run would (bounded by time.startup_ms per bot, all at
+            # once): a missing program or script, an option it does not declare or a value its
+            # declaration refuses is reported now, every one of them, not at the first game.
+            from tournament.checks import preflight
+
+            try:
+                preflight(config, strict=True)
+            except ConfigError as exc:
+                click.echo(f"error: {exc}", err=True)
+                sys.exit(2)
         click.echo(tomli_w.dumps(config.effective()), nl=False)
         return
     if fresh:

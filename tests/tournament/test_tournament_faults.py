@@ -185,7 +185,7 @@ def test_a_bot_that_cannot_start_stops_the_tournament_before_any_game(tmp_path):
     doc = quick_doc([{"name": "bad", "command": mock("--die-at-start")}, GOOD], deals=3, time=FAST)
     with pytest.raises(ConfigError) as err:
         run_tournament(parse_config(doc), tmp_path / "out")
-    assert "bot 'bad' failed its handshake in the preflight check" in str(err.value)
+    assert "bot 'bad' (bots[0]) failed its handshake in the preflight check" in str(err.value)
     assert 'tournament.preflight = "warn"' in str(err.value)
     assert read_results(tmp_path / "out") == []  # nothing was played
 

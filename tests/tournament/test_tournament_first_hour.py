@@ -69,3 +69,23 @@ def test_a_bot_that_dies_while_starting_shows_its_stderr(tmp_path):
     (fault,) = record["faults"]
     assert fault["class"] == "handshake" and "FileNotFoundError: book.bin" in fault["detail"]
     assert (tmp_path / "out" / RESULTS_FILE).exists()
+
+
+def test_check_starts_every_bot_and_reports_every_problem_at_once(tmp_path):
+    missing_script = tmp_path / "no_such_bot.py"
+    doc = quick_doc([{"name": "gone", "command": [sys.executable, str(missing_script)]},
+                     {"name": "typo", "command": bot_cmd("random_bot.py"), "options": {"sede": 3}},
+                     {"name": "wrong", "command": bot_cmd("random_bot.py"), "options": {"seed": "three"}},
+                     {"name": "absent", "command": [str(tmp_path / "no-such-program")]}], fmt="round-robin")
+    path = tmp_path / "t.toml"
+    path.write_text(tomli_w.dumps(doc))
+    quick = CliRunner().invoke(tournament_command, [str(path), "--check", "--no-preflight"])
+    assert quick.exit_code == 0, quick.output  # the file alone is valid
+    checked = CliRunner().invoke(tournament_command, [str(path), "--check"])
+    assert checked.exit_code == 2
+    out = checked.output
+    assert "bots[3].command: cannot start" in out  # the program
+    assert "bots[1].options.sede: bot 'typo' declares no option 'sede'" in out  # an undeclared option
+    assert "bots[2].options.seed:" in out  # a value of the wrong type
+    # The missing script: the interpreter starts and dies; its stderr says why.
+    assert "bots[0]" in out and "no_such_bot.py" in out and "No such file or directory" in out
