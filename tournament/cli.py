@@ -372,9 +372,16 @@ def match_command(game, commands, players, deals, fmt, seed, decision_ms, game_o
 def compliance_command(command, game, players, games, startup_ms, decision_ms, bot_options, out, sandbox_kind):
     """Check that the bot started by BOT_CMD speaks the protocol (docs/protocol.md): handshake,
     options, readiness, unknown commands ignored, legal and timely answers, quit."""
-    from tournament.compliance import run_compliance
+    from tournament.compliance import default_game, run_compliance
 
     options = {k: _parse_value(v) for k, _, v in (o.partition("=") for o in bot_options)}
+    if game is None:
+        try:
+            game = default_game()
+        except ConfigError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+        click.echo(f"game: {game} (the default; --game to choose another)")
     _install_sigterm()  # SIGTERM unwinds like Ctrl-C: the bot killed, the temporary folder removed
     try:
         report = run_compliance(list(command), game=game, players=players, games=games, startup_ms=startup_ms,
@@ -560,7 +567,13 @@ def demo_standings_command(configs_dir, games, deals, out):
     markdown table: game, bot, mean score with 95% confidence interval, win share, games."""
     from tournament import demos
 
-    results = demos.run_demos(configs_dir or demos.default_configs_dir(), list(games), deals, out,
+    folder = configs_dir or demos.default_configs_dir()
+    if not demos.demo_configs(folder):
+        # An installed trickcore has no checkout: say where it looked, rather than print an empty table.
+        click.echo(f"error: no demo configs (demo*.toml) in {folder}; run this in a trickcore checkout or pass "
+                   f"--configs FOLDER", err=True)
+        sys.exit(2)
+    results = demos.run_demos(folder, list(games), deals, out,
                               progress=lambda msg: click.echo(f"  ... {msg}", err=True))
     click.echo(demos.markdown_table(results))
     errors = [e for r in results for e in r.errors]

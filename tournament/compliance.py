@@ -36,7 +36,8 @@ class ComplianceReport:
         return all(c.ok for c in self.checks)
 
 
-def _default_game() -> str:
+def default_game() -> str:
+    """The game a check plays when none is named: the reference game, else the first registered."""
     try:
         return get_game("reference").name
     except GameConfigError:
@@ -81,7 +82,7 @@ def _compliance_config(command: list[str], game: str | None, players: int | None
                        decision_ms: float, options: dict | None, out_dir: str,
                        sandbox: str | None = None) -> TournamentConfig:
     """A round robin of the bot against copies of itself that counts every fault and keeps asking."""
-    game = game or _default_game()
+    game = game or default_game()
     try:
         info = get_game(game)
     except GameConfigError as exc:

@@ -89,3 +89,16 @@ def test_check_starts_every_bot_and_reports_every_problem_at_once(tmp_path):
     assert "bots[2].options.seed:" in out  # a value of the wrong type
     # The missing script: the interpreter starts and dies; its stderr says why.
     assert "bots[0]" in out and "no_such_bot.py" in out and "No such file or directory" in out
+
+
+def test_compliance_says_which_game_it_chose():
+    checked = CliRunner().invoke(compliance_command, ["--games", "1", "--", *bot_cmd("random_bot.py")])
+    assert checked.exit_code == 0, checked.output
+    assert checked.output.splitlines()[0] == "game: reference (the default; --game to choose another)"
+
+
+def test_demo_standings_without_demo_configs_is_an_error(tmp_path):
+    from tournament.cli import demo_standings_command
+
+    done = CliRunner().invoke(demo_standings_command, ["--configs", str(tmp_path)])
+    assert done.exit_code == 2 and "no demo configs (demo*.toml)" in done.output
