@@ -13,6 +13,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -712,14 +713,39 @@ def load_config(path: str | os.PathLike, overrides: dict | None = None) -> Tourn
         raise ConfigError([f"not valid TOML: {exc}"], str(path)) from None
     for dotted, value in (overrides or {}).items():
         apply_override(doc, dotted, value)
-    return parse_config(doc, str(path), path.parent)
+    try:
+        return parse_config(doc, str(path), path.parent)
+    except ConfigError as exc:
+        # A problem with a key the command line set is the command line's, not the file's.
+        given = tuple(overrides or ())
+        problems = [f"{p} (set on the command line)" if any(p.startswith(f"{k}:") or p.startswith(f"{k}.")
+                                                           for k in given) else p for p in exc.problems]
+        raise ConfigError(problems, exc.source) from None
+
+
+_INDEXED = re.compile(r"^(?P<name>[^\[\]]+)\[(?P<index>\d+)\]$")
 
 
 def apply_override(doc: dict, dotted: str, value: Any) -> None:
+    """Set ``dotted`` (``tournament.deals``, ``bots[0].command``: a table key, or an array of
+    tables and an index) in ``doc`` to ``value``."""
     *parents, last = dotted.split(".")
-    table = doc
-    for p in parents:
-        table = table.setdefault(p, {})
+    table: Any = doc
+    for p in [*parents, last]:
+        m = _INDEXED.match(p)
+        if m:
+            array = table.get(m["name"]) if isinstance(table, dict) else None
+            if not isinstance(array, list) or int(m["index"]) >= len(array):
+                size = len(array) if isinstance(array, list) else 0
+                raise ConfigError([f"{dotted}: there is no {p} (the config has {size} {m['name']})"])
+            if p is last:
+                array[int(m["index"])] = value
+                return
+            table = array[int(m["index"])]
+        elif p is last:
+            break
+        else:
+            table = table.setdefault(p, {})
         if not isinstance(table, dict):
             raise ConfigError([f"{dotted}: cannot override inside {p!r}, which is not a table"])
     table[last] = value

@@ -102,3 +102,15 @@ def test_demo_standings_without_demo_configs_is_an_error(tmp_path):
 
     done = CliRunner().invoke(demo_standings_command, ["--configs", str(tmp_path)])
     assert done.exit_code == 2 and "no demo configs (demo*.toml)" in done.output
+
+
+def test_set_reaches_a_bot_and_its_errors_are_the_command_lines(tmp_path):
+    config = config_file(tmp_path, tmp_path / "run")
+    shown = CliRunner().invoke(tournament_command, [str(config), "--check", "--no-preflight",
+                                                    "--set", 'bots[1].command=["{python}", "{bots}/random_bot.py"]'])
+    assert shown.exit_code == 0, shown.output
+    assert "random_bot.py" in shown.output.split("[[bots]]")[2]
+    bad = CliRunner().invoke(tournament_command, [str(config), "--check", "--set", "time.decision_ms=0"])
+    assert bad.exit_code == 2 and "time.decision_ms: must be >= 1, got 0 (set on the command line)" in bad.output
+    missing = CliRunner().invoke(tournament_command, [str(config), "--check", "--set", "bots[5].name=x"])
+    assert missing.exit_code == 2 and "there is no bots[5] (the config has 2 bots)" in missing.output
