@@ -501,7 +501,8 @@ def _executor_section(c: _Checker, doc: dict, config_dir: Path) -> ExecutorConfi
     d = ExecutorConfig()
     kind = c.string(et, "kind", "executor", d.kind, EXECUTOR_KINDS)
     if kind == "ray" and importlib.util.find_spec("ray") is None:
-        c.error("executor.kind", '"ray" needs the ray package on this machine: pip install "trickcore[ray]"')
+        c.error("executor.kind", '"ray" needs the ray package on this machine: pip install ".[ray]" in a '
+                                 'trickcore clone (or pip install "ray[default]")')
     address = c.string(et, "address", "executor", d.address)
     if address is not None and address.strip() != address:
         c.error("executor.address", f"must not start or end with spaces, got {address!r}")
