@@ -60,7 +60,8 @@ def test_ray_kind_needs_ray_installed(monkeypatch):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ray" else real(name, *a))
     assert problems(with_executor(kind="ray")) == [
-        'executor.kind: "ray" needs the ray package on this machine: pip install "trickcore[ray]"']
+        'executor.kind: "ray" needs the ray package on this machine: pip install ".[ray]" in a trickcore clone '
+        '(or pip install "ray[default]")']
     assert parse_config(with_executor(kind="local")).executor.kind == "local"
 
 
