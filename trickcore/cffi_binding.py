@@ -5,6 +5,9 @@ header's declarations (trickcore.cdef) and the shared library that
 ``make -C csrc`` builds, exactly as a C or FFI user would.  Tests drive it side by
 side with the Cython binding and require identical answers.
 
+It needs cffi, an optional dependency (``pip install "trickcore[cffi]"``), and a shared library
+built from ``csrc/``: the wheel ships the Cython binding only.
+
     >>> ffi, lib = load("csrc/build/libtrickcore.so")   # doctest: +SKIP
     >>> ffi.string(lib.tc_version())                     # doctest: +SKIP
     b'2.0.0'
@@ -14,10 +17,15 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
+try:
     import cffi
+except ModuleNotFoundError as exc:
+    if exc.name != "cffi":
+        raise
+    raise ImportError('trickcore.cffi_binding needs cffi, an optional dependency of trickcore: '
+                      'pip install "trickcore[cffi]"') from None
 
 CDEF_FILE = "trickcore.cdef"
 
@@ -28,8 +36,6 @@ def cdef_text() -> str:
 
 def load(library: str | Path) -> tuple[cffi.FFI, Any]:
     """(ffi, lib) for the shared library at ``library``."""
-    import cffi
-
     ffi = cffi.FFI()
     ffi.cdef(cdef_text())
     return ffi, ffi.dlopen(str(library))

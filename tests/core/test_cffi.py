@@ -1,7 +1,9 @@
 """Two bindings of one C API: cffi (ABI mode, the shared library) and Cython give
 identical answers; the cffi declarations stay in sync with the public header."""
 
+import importlib
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -37,6 +39,15 @@ def test_cdef_declares_every_exported_function():
     header = (ROOT / "csrc/include/trickcore.h").read_text()
     assert exported_functions(header) - exported_functions(cdef_text()) == set()
     assert exported_functions(header) >= {"tc_legal", "tc_perft", "tc_play", "tc_playout", "tc_deal"}
+
+
+def test_without_cffi_the_binding_names_its_extra(monkeypatch):
+    """cffi is an optional dependency (the cffi extra): without it, importing the binding says how
+    to get it."""
+    monkeypatch.setitem(sys.modules, "cffi", None)          # import cffi fails as if not installed
+    monkeypatch.delitem(sys.modules, "trickcore.cffi_binding")
+    with pytest.raises(ImportError, match=r'pip install "trickcore\[cffi\]"'):
+        importlib.import_module("trickcore.cffi_binding")
 
 
 def test_version_and_errors(cffi_lib):
