@@ -20,6 +20,9 @@ from trickcore.game import TERMINAL, GameInfo, GameState, OptionSpec
 from trickcore.games import get_game, list_games, new_game, replay
 from trickcore.worlds import InconsistentStateError
 
+# The package's version, written only here: pyproject.toml reads this line without importing the
+# package ([tool.setuptools.dynamic]), so it stays a plain string.  The C library has its own
+# version, core_version() (TC_VERSION_STRING in csrc/include/trickcore.h).
 __version__ = "1.0.0"
 
 __all__ = [
