@@ -82,7 +82,7 @@ def bench(as_json: bool, quick: bool, repeat: int, no_games: bool, compare: bool
 
 @main.command()
 @click.argument("game")
-@click.option("-n", "--players", type=int, required=True, help="Number of players.")
+@click.option("-p", "--players", type=int, required=True, help="Number of players.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=1, show_default=True)
 @click.option("--depth", type=int, default=4, show_default=True, help="Card plays to count (-1: to the end).")
 @click.option("--divide", is_flag=True, help="Print the count under each first move.")
