@@ -433,7 +433,10 @@ def _load_record(path: str, job: str | None) -> dict:
 @click.option("--html", "html_out", type=click.Path(dir_okay=False), metavar="OUT.html",
               help="Write the replay viewer page (every seat's view and the organiser's; with --seat only that "
                    "seat's) instead of printing.")
-def replay_command(path, job, seat, html_out):
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the views as JSON (every seat's at the start; with --seat the seat's before each of its "
+                   "decisions) instead of the hands and the tricks.")
+def replay_command(path, job, seat, html_out, as_json):
     """Replay a recorded game from its record alone and print it action by action."""
     from trickcore.games import replay
 
@@ -454,10 +457,10 @@ def replay_command(path, job, seat, html_out):
     seed = f", seed {game['seed']}" if seat is None else ""
     click.echo(f"{game['game']} with {game['players']} players{seed}, options {game['options']}")
     if seat is None:
-        _replay_omniscient(state, game["history"], actions, bots)
+        _replay_omniscient(state, game["history"], actions, bots, as_json)
         faults = record.get("faults", [])
     else:
-        _replay_as_seat(state, seat, game["history"], actions, bots)
+        _replay_as_seat(state, seat, game["history"], actions, bots, as_json)
         faults = [f for f in record.get("faults", []) if f["seat"] == seat]  # a fault's detail may quote cards
     for f in faults:
         click.echo(f"fault: seat {f['seat']} ({f['bot']}) {f['class']} -> {f['outcome']}: {f['detail']}")
@@ -474,26 +477,64 @@ def _action_line(number: int, state, bots: list[str], text: str, meta: dict) -> 
             f"{f'  [{how}{timing}{rejected}]' if how else ''}")
 
 
-def _replay_omniscient(state, history: list[str], actions: list[dict], bots: list[str]) -> None:
-    """Every seat's view at the start, then every action with how it was made."""
-    for s in range(state.num_players):
-        click.echo(f"seat {s} ({bots[s]}) sees: {json.dumps(state.observation(s), sort_keys=True)}")
+def _hand_line(view: dict) -> str:
+    return " ".join(map(str, view.get("hand") or [])) or "-"
+
+
+def _trick_line(view: dict, before, bots: list[str]) -> str | None:
+    """The trick a view's ``last_trick`` shows, if it is a new one: its cards and who won it."""
+    trick = view.get("last_trick")
+    if not trick or trick == before:
+        return None
+    won = f"seat {trick['winner']} ({bots[trick['winner']]})" if "winner" in trick else "?"
+    if trick.get("winner2") is not None:  # Hattrick: the second-highest card wins a trick too
+        won += f" and seat {trick['winner2']} ({bots[trick['winner2']]})"
+    return f"      trick: {' '.join(map(str, trick.get('cards', [])))}  won by {won}"
+
+
+def _replay_omniscient(state, history: list[str], actions: list[dict], bots: list[str], as_json: bool) -> None:
+    """Every seat's hand (or with ``as_json`` its whole view) at the start and after each new
+    deal, then every action with how it was made, and who won each trick."""
+    def show_hands(label: str) -> None:
+        for s in range(state.num_players):
+            view = state.observation(s)
+            shown = json.dumps(view, sort_keys=True) if as_json else _hand_line(view)
+            click.echo(f"{label}seat {s} ({bots[s]}) {'sees' if as_json else 'holds'}: {shown}")
+
+    show_hands("")
+    sizes = [len(state.observation(s).get("hand") or []) for s in range(state.num_players)]
+    last = state.observation(0).get("last_trick")
     for i, (text, meta) in enumerate(zip(history, actions)):
         click.echo(_action_line(i + 1, state, bots, text, meta))
         state.apply_action(text)
+        view = state.observation(0)
+        line = _trick_line(view, last, bots)
+        if line:
+            click.echo(line)
+        last = view.get("last_trick")
+        now = [len(state.observation(s).get("hand") or []) for s in range(state.num_players)]
+        if any(n > b for n, b in zip(now, sizes)) and not state.is_terminal():
+            click.echo("new deal:")
+            show_hands("  ")
+        sizes = now
 
 
-def _replay_as_seat(state, seat: int, history: list[str], actions: list[dict], bots: list[str]) -> None:
+def _replay_as_seat(state, seat: int, history: list[str], actions: list[dict], bots: list[str],
+                    as_json: bool = False) -> None:
     """What ``seat`` was shown, in order: its own decisions with the view and options it had,
     and the events it may see (GameState.events_for, the same stream its bot was sent).
     Other seats' actions appear only through those events; a decision that produced none is
     shown as made, never what was chosen."""
-    click.echo(f"as seen by seat {seat} ({bots[seat]}): {json.dumps(state.observation(seat), sort_keys=True)}")
+    first = state.observation(seat)
+    click.echo(f"as seen by seat {seat} ({bots[seat]}): "
+               + (json.dumps(first, sort_keys=True) if as_json else f"holds {_hand_line(first)}"))
     _, cursor = state.events_for(seat)  # events before the first decision are in that view
+    last = first.get("last_trick")
     for i, (text, meta) in enumerate(zip(history, actions)):
         mover = state.current_player()
         if mover == seat:
-            click.echo(f"  view: {json.dumps(state.observation(seat), sort_keys=True)}")
+            view = state.observation(seat)
+            click.echo(f"  view: {json.dumps(view, sort_keys=True)}" if as_json else f"  hand: {_hand_line(view)}")
             click.echo(f"  legal: {' '.join(state.legal_action_strings())}")
             click.echo(_action_line(i + 1, state, bots, text, meta))
         decision = state.decision()
@@ -504,6 +545,12 @@ def _replay_as_seat(state, seat: int, history: list[str], actions: list[dict], b
             click.echo(f"{i + 1:4d}. seat {mover} ({bots[mover]}) {decision}: made{hidden}")
         for event in events:
             click.echo(f"      event: {json.dumps(event, sort_keys=True)}")
+        if not as_json:  # the seat's own view of the trick just completed (it is public)
+            view = state.observation(seat)
+            line = _trick_line(view, last, bots)
+            if line:
+                click.echo(line)
+            last = view.get("last_trick")
 
 
 @click.command("bench-runner")

@@ -114,3 +114,28 @@ def test_set_reaches_a_bot_and_its_errors_are_the_command_lines(tmp_path):
     assert bad.exit_code == 2 and "time.decision_ms: must be >= 1, got 0 (set on the command line)" in bad.output
     missing = CliRunner().invoke(tournament_command, [str(config), "--check", "--set", "bots[5].name=x"])
     assert missing.exit_code == 2 and "there is no bots[5] (the config has 2 bots)" in missing.output
+
+
+def test_the_text_replay_is_a_game_log(tmp_path):
+    """Hands at the start, then every action, and who won each trick; the views as JSON only
+    with --json."""
+    from tournament.cli import replay_command
+
+    out = tmp_path / "run"
+    doc = quick_doc([{"name": f"r{i}", "command": bot_cmd("random_bot.py"), "options": {"seed": i}} for i in range(4)],
+                    game="reference", players=4)  # a real game: its views show the last trick
+    doc["tournament"]["output"] = str(out)
+    config = tmp_path / "ref.toml"
+    config.write_text(tomli_w.dumps(doc))
+    done = CliRunner().invoke(tournament_command, [str(config), "-q", "--no-report"])
+    assert done.exit_code == 0, done.output
+    record = read_results(out)[0]
+    log = CliRunner().invoke(replay_command, [str(out / RESULTS_FILE), "--job", record["job"]])
+    assert log.exit_code == 0, log.output
+    lines = log.output.splitlines()
+    assert lines[1].startswith("seat 0 (") and " holds: " in lines[1]
+    assert not [line for line in lines[1:] if "{" in line]  # no JSON view
+    tricks = [line for line in lines if line.startswith("      trick: ")]
+    assert tricks and all(" won by seat " in line for line in tricks)
+    raw = CliRunner().invoke(replay_command, [str(out / RESULTS_FILE), "--job", record["job"], "--json"])
+    assert " sees: {" in raw.output

@@ -35,7 +35,8 @@ def test_seat_replay_is_what_the_seat_was_sent(tmp_path, game, players, options)
         sent = [line.partition(" ")[::2] for line in (tmp_path / f"{bot}.txt").read_text().splitlines()]
         events = [json.loads(rest) for cmd, rest in sent if cmd == "event"]
         views = [json.loads(rest.split(" ", 2)[2])["view"] for cmd, rest in sent if cmd == "request"]
-        result = CliRunner().invoke(replay_command, [str(tmp_path / "out" / RESULTS_FILE), "--seat", str(seat)])
+        result = CliRunner().invoke(replay_command, [str(tmp_path / "out" / RESULTS_FILE), "--seat", str(seat),
+                                                     "--json"])
         assert result.exit_code == 0, result.output
         lines = result.output.splitlines()
         shown_events = [json.loads(line.split("event: ", 1)[1]) for line in lines if line.startswith("      event: ")]

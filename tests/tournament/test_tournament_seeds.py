@@ -178,9 +178,11 @@ def test_no_seat_output_carries_a_seed(tmp_path, seed):
     for seat in range(players):
         # What the bot was sent over the protocol, every line of it.
         assert leaked((tmp_path / f"{record['bots'][seat]}.txt").read_text(), forms) == []
-        text = CliRunner().invoke(replay_command, [results, "--seat", str(seat)])
+        text = CliRunner().invoke(replay_command, [results, "--seat", str(seat), "--json"])
         assert text.exit_code == 0, text.output
         assert "  view: " in text.output and leaked(text.output, forms) == []
+        log = CliRunner().invoke(replay_command, [results, "--seat", str(seat)])
+        assert "  hand: " in log.output and leaked(log.output, forms) == []
         page = tmp_path / f"seat{seat}.html"
         made = CliRunner().invoke(replay_command, [results, "--seat", str(seat), "--html", str(page)])
         assert made.exit_code == 0, made.output
