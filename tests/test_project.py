@@ -141,3 +141,14 @@ def test_an_unbuilt_source_tree_says_how_to_build(tmp_path):
                          text=True)
     assert out.returncode != 0
     assert "ImportError" in out.stderr and "not built" in out.stderr and "pip install -e ." in out.stderr
+
+
+def test_games_fits_the_terminal_and_says_what_options_mean():
+    shown = CliRunner().invoke(main, ["games"], env={"COLUMNS": "80"})
+    assert shown.exit_code == 0, shown.output
+    lines = shown.output.splitlines()
+    rows = 2 + len(trickcore.list_games())  # the table: header, rule, a row per game
+    assert max(len(line) for line in lines[:rows]) <= 88  # its widest title needs about 85 columns
+    assert max(len(line) for line in lines[rows:]) <= 80  # the rest is wrapped to the terminal
+    assert "reversed: lucky colour, the lowest trump wins" in shown.output  # an option's meaning
+    assert "--option verkehrt=true" in " ".join(shown.output.split())  # what a variant name means in a config

@@ -5,6 +5,7 @@ command that installed packages register under the ``trickcore.commands`` entry-
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import textwrap
 from importlib.metadata import entry_points
@@ -34,18 +35,31 @@ def games(as_json: bool) -> None:
                                  **({"choices": list(o.choices)} if o.choices else {})} for o in g.options},
         } for g in infos], indent=2))
         return
+    width = max(60, shutil.get_terminal_size((100, 24)).columns)
     rows = []
     for g in infos:
         counts = sorted(g.players)
         players = f"{counts[0]}-{counts[-1]}" if counts == list(range(counts[0], counts[-1] + 1)) and len(counts) > 1 \
             else ",".join(map(str, counts))
-        options = ", ".join(f"{o.name}={o.default!r}" for o in g.options) or "-"
-        rows.append([g.name, g.title, players, str(len(g.variants)) if g.variants else "-", options])
-    click.echo(tables.render(["game", "title", "players", "variants", "options (default)"], rows))
+        rows.append([g.name, g.title, players, str(len(g.variants)) if g.variants else "-"])
+    click.echo(tables.render(["game", "title", "players", "variants"], rows))
+    # Then each game's options with their defaults and meanings, and its variants, to the terminal's width.
     for g in infos:
+        if g.options:
+            click.echo(f"\n{g.name} options (--option NAME=VALUE, or [game] options in a config):")
+            for o in g.options:
+                head = f"  {o.name} = {o.default!r}"
+                click.echo(textwrap.fill(o.help or "", width=width, initial_indent=f"{head:<26} ",
+                                         subsequent_indent=" " * 27) if o.help else head)
         if g.variants:
-            click.echo(textwrap.fill(", ".join(g.variants), width=100, initial_indent=f"\n{g.name} variants: ",
+            click.echo(textwrap.fill(", ".join(g.variants), width=width, initial_indent=f"\n{g.name} variants: ",
                                      subsequent_indent="  "))
+            example = next((v for v in g.variants if "+" in v), g.variants[-1])
+            flags = ", ".join(f"{flag} = true" for flag in example.split("+"))
+            options = " ".join(f"--option {flag}=true" for flag in example.split("+"))
+            click.echo(textwrap.fill(f"A variant is its options switched on: {example} is options = {{ {flags} }} "
+                                     f"under [game] in a config, or {options} on the command line.", width=width,
+                                     initial_indent="  ", subsequent_indent="  "))
 
 
 @main.command()
