@@ -152,3 +152,20 @@ def test_games_fits_the_terminal_and_says_what_options_mean():
     assert max(len(line) for line in lines[rows:]) <= 80  # the rest is wrapped to the terminal
     assert "reversed: lucky colour, the lowest trump wins" in shown.output  # an option's meaning
     assert "--option verkehrt=true" in " ".join(shown.output.split())  # what a variant name means in a config
+
+
+def test_bench_leads_with_a_summary_and_fits_the_terminal():
+    from trickcore import tables
+    from trickcore.bench import Result
+    from trickcore.cli import bench_summary
+
+    results = [Result("floor_c", 20.0, 1.0, "floor"), Result("core_playout_reference_c", 30.0, 1.5, "playout"),
+               Result("python_limit", 300.0, 15.0, "limit"),
+               Result("natural_loop_reference_python", 420.0, 21.0, "loop"),
+               Result("squint_5p_full_games_python", 700.0, 35.0, "full", {"card_ratio": 40.0}),
+               Result("hattrick_5p_full_games_python", 500.0, 25.0, "full", {"card_ratio": 26.0})]
+    summary = "\n".join(bench_summary(results))
+    assert "C random playout: 1.50x the floor" in summary and "1.40x its interpreter limit" in summary
+    assert "26-40x the floor per card play (2 games" in summary
+    table = tables.render(["name", "what"], [["x", "word " * 40]], width=60)
+    assert max(len(line) for line in table.splitlines()) <= 60 and table.count("\n") > 2  # wrapped, not cut

@@ -9,6 +9,7 @@ import shutil
 import sys
 import textwrap
 from importlib.metadata import entry_points
+from typing import Any
 
 import click
 
@@ -87,11 +88,41 @@ def bench(as_json: bool, quick: bool, repeat: int, no_games: bool, compare: bool
     if as_json:
         click.echo(json.dumps([r.to_json() for r in results], indent=1))
         return
+    for line in bench_summary(results):
+        click.echo(line)
     rows = [[r.name, f"{r.ns_per_play:,.1f}", f"{r.ratio:,.2f}x",
              (f"{r.extra['games_per_s']:,.1f} games/s  " if "games_per_s" in r.extra else "")
              + (f"{r.extra['card_ratio']:,.2f}x per card play  " if "card_ratio" in r.extra else "") + r.what]
             for r in results]
-    click.echo(tables.render(["benchmark", "ns", "vs floor", "what"], rows, right=(1, 2)))
+    width = max(80, shutil.get_terminal_size((120, 24)).columns)
+    click.echo(tables.render(["benchmark", "ns", "vs floor", "what"], rows, right=(1, 2), width=width))
+
+
+def bench_summary(results: list[Any]) -> list[str]:
+    """The figures that answer "how fast is it?", ahead of the whole table: the C playout against
+    the floor, the natural Python loop against its interpreter limit, full games per card play
+    against the floor (and OpenSpiel's, with --compare)."""
+    by = {r.name: r for r in results}
+    lines = ["summary (the rows below in full; docs/benchmarks.md explains them):"]
+    if "floor_c" in by:
+        lines.append(f"  floor: {by['floor_c'].ns_per_play:,.1f} ns per card play (bench/floor.c); every ratio "
+                     f"is to it, measured in this run")
+    if "core_playout_reference_c" in by:
+        lines.append(f"  the core's C random playout: {by['core_playout_reference_c'].ratio:.2f}x the floor")
+    if "natural_loop_reference_python" in by and "python_limit" in by:
+        natural, limit = by["natural_loop_reference_python"], by["python_limit"]
+        lines.append(f"  the natural Python loop: {natural.ratio:.1f}x the floor, "
+                     f"{natural.ns_per_play / limit.ns_per_play:.2f}x its interpreter limit")
+    games = [r for r in results if r.name.endswith("_full_games_python") and not r.name.startswith("openspiel_")]
+    if games:
+        ratios = [r.extra.get("card_ratio", r.ratio) for r in games]
+        lines.append(f"  full random games through the interface: {min(ratios):.0f}-{max(ratios):.0f}x the floor "
+                     f"per card play ({len(games)} games and player counts)")
+    theirs = [r for r in results if r.name.startswith("openspiel_")]
+    if theirs:
+        lines.append(f"  OpenSpiel's Python loop over full games: {min(r.ratio for r in theirs):.0f}-"
+                     f"{max(r.ratio for r in theirs):.0f}x the floor per action")
+    return lines + [""] if len(lines) > 1 else []
 
 
 @main.command()
