@@ -96,9 +96,9 @@ _Entry = (tuple[Visibility, Event] | tuple[_Plays, tuple[TrickPhase, int, int, i
           | tuple[_Hands, tuple[str, Callable[[int], list[str]], tuple[int, ...]]]
           | tuple[_Later, tuple[Visibility, str, Event]])
 
-__all__ = ["TERMINAL", "Action", "Event", "GameConfigError", "GameInfo", "GameState", "IllegalActionError",
-           "Observation", "OptionSpec", "Options", "Record", "Seat", "TrickcoreError", "Visibility",
-           "competition_ranks"]
+__all__ = ["TERMINAL", "Action", "CardFace", "Event", "GameConfigError", "GameInfo", "GameState",
+           "IllegalActionError", "Observation", "OptionSpec", "Options", "Record", "Seat", "ShownCards",
+           "TrickcoreError", "Visibility", "competition_ranks"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -134,8 +134,37 @@ class OptionSpec:
 
 
 @dataclasses.dataclass(frozen=True)
+class CardFace:
+    """How one card is drawn (the replay viewer, ``GameInfo.faces``; docs/game-interface.md).
+
+    ``style`` is ``"french"`` (the value large, the suit's ``symbol`` beside it), ``"colour"`` (a
+    band of the colour with the ``letter`` on it, and the value, or the ``symbol`` in its place)
+    or ``"picture"`` (the ``symbol`` alone, on a pale ground of the colour).  ``colour`` is a
+    colour name of the page's palette (``red``, ``blue``, ``yellow``, ``green``, ``brown``,
+    ``violet``, ``black``, ``crimson``, ``purple``, ``pink``, ``grey``) or any CSS colour; ``symbol`` one of
+    the page's symbols (``clubs``, ``diamonds``, ``hearts``, ``spades``, ``bolt``, ``crown``,
+    ``star``, ``lamb``); ``label`` the card in words, for screen readers and tooltips;
+    ``declared`` whether the card's value is declared as it is played (written ``name=value``,
+    ``Rgod=15``; ``trickcore.games.card_faces`` sets it from the deck)."""
+
+    label: str
+    style: str
+    colour: str
+    value: str = ""
+    symbol: str = ""
+    letter: str = ""
+    declared: bool = False
+
+
+#: What ``GameInfo.shown_cards`` yields for an event: (card text or list of texts, the place
+#: they lie in, whether the event reveals an earlier hidden choice).
+ShownCards = Iterable[tuple[str | list[str], Hashable, bool]]
+
+
+@dataclasses.dataclass(frozen=True)
 class GameInfo:
-    """A registered game: its name, player counts, options and the state class."""
+    """A registered game: its name, player counts, options and the state class, and what code
+    outside the game needs to know of it (docs/game-interface.md, "Registering a game")."""
 
     name: str
     title: str
@@ -149,6 +178,23 @@ class GameInfo:
     #: Checks combinations of options (raise GameConfigError); runs in resolve_options, so
     #: the tournament runner rejects a bad combination when it reads the config.
     validate: Callable[[Options], None] | None = None
+    #: The deck of a configuration (players, options): every card a state of it names, by the ids
+    #: its states use.  What the mirror (trickcore.mirror) and the replay viewer read cards with.
+    deck: Callable[[int, Options], Deck] | None = None
+    #: How each card of a deck from ``deck`` is drawn: card text -> CardFace (the replay viewer;
+    #: without it, cards are shown as their text).
+    faces: Callable[[Deck], Mapping[str, CardFace]] | None = None
+    #: ``shown_cards(event, seat)``: the cards an event sent to ``seat`` shows lying somewhere,
+    #: for a bot that rebuilds the game from its events (trickcore.mirror): (texts, place,
+    #: revealed) -- place a seat (in its hand or secret choice) or a slot key of the game's
+    #: world model; revealed True when the event shows an earlier hidden choice (a bid card
+    #: turned up, cards passed).  Card plays and the seat's dealt hand are read without it.
+    shown_cards: Callable[[Event, Seat], ShownCards] | None = None
+    #: The game's encoding for machine learning, ``"module:Class"`` (trickcore.encodings).
+    encoding: str = ""
+    #: What the search bot's ``auto`` options (``policy``, ``guide``, ``searched``) mean for this
+    #: game, where something else than the default was measured stronger (docs/search.md).
+    search_tuning: Mapping[str, str] = dataclasses.field(default_factory=dict, compare=False)
     _defaults: Options | None = dataclasses.field(default=None, init=False, repr=False, compare=False)
 
     def resolve_options(self, options: dict[str, Any] | None, num_players: int | None = None) -> Options:
