@@ -14,14 +14,14 @@ import numpy as np
 import pytest
 
 import trickcore
-from trickcore.encodings import GAMES, encoding
+from trickcore.encodings import encoded_games, encoding
 from trickcore.integrations.worlds import world
 
 from .configs import CONFIGS, config_id, random_states
 
 
 def test_every_registered_game_has_an_encoding():
-    assert {info.name for info in trickcore.list_games()} == set(GAMES)
+    assert {info.name for info in trickcore.list_games()} == set(encoded_games())
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)

@@ -12,7 +12,7 @@ from open_spiel.python import rl_environment
 from open_spiel.python.algorithms import ismcts, mcts
 
 import trickcore
-from trickcore.encodings import GAMES, encoding
+from trickcore.encodings import encoded_games, encoding
 from trickcore.integrations import openspiel as tos
 
 from .configs import ONE_PER_GAME, config_id
@@ -31,8 +31,8 @@ def short_params(name: str) -> dict:
 
 def test_every_game_and_variant_is_registered():
     names = set(tos.game_names())
-    expected = {tos.short_name(g) for g in GAMES}
-    expected |= {tos.short_name(g, v) for g in GAMES for v in trickcore.get_game(g).variants}
+    expected = {tos.short_name(g) for g in encoded_games()}
+    expected |= {tos.short_name(g, v) for g in encoded_games() for v in trickcore.get_game(g).variants}
     assert names == expected and len(names) == 6 + 18
     assert names <= {t.short_name for t in pyspiel.registered_games()}
 

@@ -23,32 +23,31 @@ import json
 from typing import Any
 
 from trickcore.encodings.base import CardEncoding, Encoding, Field
-from trickcore.games import get_game
+from trickcore.game import GameConfigError
+from trickcore.games import get_game, list_games
 
-__all__ = ["CardEncoding", "Encoding", "Field", "GAMES", "encoding"]
-
-#: Game name -> the module and class of its encoding.
-GAMES = {
-    "beim-jupiter": ("trickcore.encodings.beim_jupiter", "BeimJupiterEncoding"),
-    "sticheln": ("trickcore.encodings.sticheln", "StichelnEncoding"),
-    "hattrick": ("trickcore.encodings.hattrick", "HattrickEncoding"),
-    "squint": ("trickcore.encodings.squint", "SquintEncoding"),
-    "klaberjass": ("trickcore.encodings.klaberjass", "KlaberjassEncoding"),
-    "reference": ("trickcore.encodings.reference", "ReferenceEncoding"),
-}
+__all__ = ["CardEncoding", "Encoding", "Field", "encoded_games", "encoding"]
 
 _CACHE: dict[tuple[str, int, str], Encoding] = {}
 
 
+def encoded_games() -> list[str]:
+    """The registered games that name an encoding (``GameInfo.encoding``), by name."""
+    return [info.name for info in list_games() if info.encoding]
+
+
 def encoding(game: str, players: int, options: dict[str, Any] | None = None) -> Encoding:
     """The encoding of one configuration (options are checked and completed as ``new_game``
-    does); built once and shared."""
+    does); built once and shared.  The game names its encoding class in its
+    ``GameInfo.encoding`` (``"module:Class"``)."""
     info = get_game(game)
     info.check_players(players)
     resolved = info.resolve_options(options, players)
     key = (info.name, players, json.dumps(resolved, sort_keys=True))
     enc = _CACHE.get(key)
     if enc is None:
-        module, cls = GAMES[info.name]
+        if not info.encoding:
+            raise GameConfigError(f"game {info.name!r} has no encoding (GameInfo.encoding)")
+        module, _, cls = info.encoding.partition(":")
         enc = _CACHE[key] = getattr(importlib.import_module(module), cls)(players, resolved)
     return enc

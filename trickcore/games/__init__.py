@@ -3,25 +3,32 @@ checklist for game modules.
 
 The game registry: every game and variant with its player counts.
 
-Games register themselves by module; the registry imports the modules lazily so
-that ``trickcore games`` and the tournament runner see every game without any
-game-specific code of their own.
+Games register themselves by module (``register(GameInfo(...))`` when the module is imported):
+the built-in games are the modules of ``BUILTIN``, the one list of them; an installed package
+adds games through the ``trickcore.games`` entry-point group.  The registry imports them lazily,
+so that ``trickcore games``, the tournament runner, the encodings, the mirror and the replay
+viewer see every game without any game-specific code of their own: what they need of a game is
+in its ``GameInfo`` (docs/game-interface.md).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import os
 import sys
 import warnings
+from collections.abc import Mapping
+from importlib.metadata import entry_points
 from typing import Any
 
 from trickcore import _core
-from trickcore.game import GameConfigError, GameInfo, GameState
+from trickcore.game import CardFace, GameConfigError, GameInfo, GameState
 
-# name -> module that defines GAME_INFO (or GAME_INFOS) for it
-_MODULES = (
+#: The built-in games: the modules that register them when imported.  The one place a built-in
+#: game is listed; the build compiles each (setup.py: every module here with a .pxd beside it).
+BUILTIN = (
     "trickcore.games.beim_jupiter",
     "trickcore.games.sticheln",
     "trickcore.games.hattrick",
@@ -30,9 +37,14 @@ _MODULES = (
     "trickcore.games.reference",
 )
 
+#: Entry-point group through which an installed package adds games: each entry point names a
+#: module that registers its games when imported (as the built-in ones do), or a GameInfo.
+GAME_GROUP = "trickcore.games"
+
 _REGISTRY: dict[str, GameInfo] = {}
 _ALIASES: dict[str, str] = {}
 _loaded = False
+_plugins_loaded = False
 
 
 def register(info: GameInfo, aliases: tuple[str, ...] = ()) -> GameInfo:
@@ -53,16 +65,24 @@ def unregister(name: str) -> None:
         del _ALIASES[alias]
 
 
-#: Modules of the game flow that the build also compiles (setup.py, FLOW).
-COMPILED = ("trickcore.game", "trickcore.worlds", *(m for m in _MODULES))
+#: Modules of the game flow that the build also compiles (setup.py, FLOW): the interface, the
+#: world sampler and the built-in games (tests/test_compiled_flow.py checks that each is).
+COMPILED = ("trickcore.game", "trickcore.worlds", *BUILTIN)
 
 
-def _load() -> None:
-    global _loaded
+def _load(plugins: bool = True) -> None:
+    """Import the built-in games, and with ``plugins`` the games of installed packages: looking
+    through every installed package costs tens of milliseconds, which a process that asks for a
+    built-in game by its name (a bot, a table) does not pay."""
+    global _loaded, _plugins_loaded
+    if plugins and not _plugins_loaded:
+        _plugins_loaded = True
+        _load(plugins=False)
+        _load_plugins()
     if _loaded:
         return
     _loaded = True
-    for mod in _MODULES:
+    for mod in BUILTIN:
         importlib.import_module(mod)
     for mod in COMPILED:
         _warn_if_stale(mod)
@@ -72,6 +92,21 @@ def _load() -> None:
         importlib.import_module("trickcore.games._fieldcopy")
     except ImportError:
         pass
+
+
+def _load_plugins() -> None:
+    """Register the games of every installed ``trickcore.games`` entry point.  One that fails to
+    load is reported (a warning, never hidden) and every other game still works; a name already
+    registered keeps its first registration."""
+    for entry in entry_points(group=GAME_GROUP):
+        try:
+            loaded = entry.load()
+        except Exception as exc:  # a broken plugin must not take the built-in games down
+            warnings.warn(f"games of {entry.value!r} (entry point {entry.name!r}) unavailable: {exc}",
+                          RuntimeWarning, stacklevel=3)
+            continue
+        if isinstance(loaded, GameInfo) and loaded.name not in _REGISTRY:
+            register(loaded)
 
 
 def is_compiled(module: str) -> bool:
@@ -103,8 +138,10 @@ def list_games() -> list[GameInfo]:
 def get_game(name: str) -> GameInfo:
     if _loaded and type(name) is str and name in _REGISTRY:   # a registered name as written
         return _REGISTRY[name]
-    _load()
+    _load(plugins=False)
     key = str(name).strip().lower().replace("_", "-").replace(" ", "-")
+    if _ALIASES.get(key, key) not in _REGISTRY:                # not a built-in game: an installed one?
+        _load()
     key = _ALIASES.get(key, key)
     try:
         return _REGISTRY[key]
@@ -152,3 +189,53 @@ def replay(record: dict[str, Any] | str) -> GameState:
     for text in history:
         state.apply_action(text)
     return state
+
+
+# ---- card faces (GameInfo.faces) ----------------------------------------------------------------
+
+def card_faces(name: str, players: int, options: dict[str, Any] | None = None) -> dict[str, CardFace]:
+    """How each card of a configuration's deck is drawn: card text -> CardFace, from the game's
+    ``GameInfo.deck`` and ``GameInfo.faces``, ``declared`` set for a card the deck declares as it
+    is played.  Empty for a game that gives no deck or no faces (its cards are shown as text)."""
+    info = get_game(name)
+    info.check_players(players)
+    if info.deck is None or info.faces is None:
+        return {}
+    deck = info.deck(players, info.resolve_options(options, players))
+    faces = {}
+    for text, face in info.faces(deck).items():
+        if text in deck.names and deck.role(deck.card_id(text)) & _core.ROLE_DECLARED:
+            face = dataclasses.replace(face, declared=True)
+        faces[text] = face
+    return faces
+
+
+#: The French suits by their letter (docs/notation.md): the suit in words, its page symbol and colour.
+FRENCH_SUITS = {"C": ("clubs", "black"), "D": ("diamonds", "crimson"), "H": ("hearts", "crimson"),
+                "S": ("spades", "black")}
+_RANKS = {"T": ("10", "ten"), "J": ("J", "jack"), "Q": ("Q", "queen"), "K": ("K", "king"), "A": ("A", "ace")}
+
+
+def french_faces(deck: _core.Deck) -> dict[str, CardFace]:
+    """The faces of a French-suited deck written rank then suit (``AS``, ``TD``, ``7C``:
+    docs/notation.md), for ``GameInfo.faces``."""
+    faces = {}
+    for name in deck.names:
+        rank, suit = name[:-1], name[-1]
+        word, colour = FRENCH_SUITS[suit]
+        value, rank_word = _RANKS.get(rank, (rank, rank))
+        faces[name] = CardFace(f"{rank_word} of {word}", "french", colour, value=value, symbol=word)
+    return faces
+
+
+def colour_faces(deck: _core.Deck, colours: Mapping[str, str]) -> dict[str, CardFace]:
+    """The faces of the cards of a colour-number deck written colour letter then number (``R7``:
+    docs/notation.md); ``colours`` maps each letter to its colour's name (``{"R": "red"}``).
+    Cards written otherwise are left out, for the game to add."""
+    faces = {}
+    for name in deck.names:
+        letter, number = name[:1], name[1:]
+        if letter in colours and number.isdigit():
+            faces[name] = CardFace(f"{colours[letter]} {number}", "colour", colours[letter], value=number,
+                                   letter=letter)
+    return faces

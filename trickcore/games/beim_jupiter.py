@@ -40,13 +40,13 @@ Options: ``first_dealer`` (seat of the first dealer, default 0, A-29).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, cast
 
 from trickcore import _core
 from trickcore._core import Rng
-from trickcore.game import TERMINAL, GameConfigError, GameInfo, GameState, OptionSpec
-from trickcore.games import register
+from trickcore.game import TERMINAL, CardFace, Event, GameConfigError, GameInfo, GameState, OptionSpec
+from trickcore.games import colour_faces, register
 from trickcore.worlds import RejectedWorld, Slot, WorldModel
 
 # ---- cards (rules 1.3, 2.1, 2.2) ---------------------------------------------------------
@@ -723,11 +723,45 @@ class BeimJupiterState(GameState):
         }
 
 
+def _deck(players: int, options: Mapping[str, Any]) -> _core.Deck:
+    """GameInfo.deck: the deck of the player count."""
+    return DECK_INFO[players].deck
+
+
+#: The colours by their letter, in words (docs/notation.md).
+COLOUR_NAMES = {"B": "blue", "R": "red", "Y": "yellow", "G": "green"}
+
+
+def _faces(deck: _core.Deck) -> dict[str, CardFace]:
+    """GameInfo.faces: the colours' number cards, their God cards (a bolt), Jupiter, Juno and the
+    lambs (every lamb is written ``LAMB``)."""
+    faces = colour_faces(deck, COLOUR_NAMES)
+    for letter, colour in COLOUR_NAMES.items():
+        faces[f"{letter}god"] = CardFace(f"{colour} god", "colour", colour, symbol="bolt", letter=letter)
+    faces["JUP"] = CardFace("Jupiter", "picture", "purple", symbol="crown")
+    faces["JUNO"] = CardFace("Juno", "picture", "pink", symbol="star")
+    faces["LAMB"] = CardFace("sacrificial lamb", "picture", "grey", symbol="lamb")
+    return faces
+
+
+def _shown_cards(event: Event, seat: int) -> Iterator[tuple[Any, Hashable, bool]]:
+    """GameInfo.shown_cards: the seat's own colour card, and every colour card when they are
+    turned up (each seat's choice; the seat's own, in its hand)."""
+    kind = event.get("type")
+    if kind == "colour" and "card" in event and "seat" in event:
+        yield event["card"], event["seat"], False
+    elif kind == "reveal" and isinstance(event.get("cards"), list):
+        for q, text in enumerate(event["cards"]):
+            yield text, ("colour", q) if q != seat else q, True
+
+
 GAME_INFO = register(GameInfo(
     name="beim-jupiter", title="Beim Jupiter", players=(3, 4, 5),
     options=(OptionSpec("first_dealer", int, 0, "seat of the first dealer (A-29); must be < players",
                         minimum=0, maximum=4),),
     factory=BeimJupiterState,
+    deck=_deck, faces=_faces, shown_cards=_shown_cards,
+    encoding="trickcore.encodings.beim_jupiter:BeimJupiterEncoding",
     summary="8 rounds: choose a colour card, bid the exact trick count (lock or zero), play; "
             "Jupiter, Juno, God cards and sacrificial lambs"),
     aliases=("beim_jupiter", "jupiter"))

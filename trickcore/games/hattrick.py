@@ -30,13 +30,13 @@ Action ids: ``0..62`` card plays (card id), text the card, ``R7``, ``B20``, ``G0
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
 from trickcore import _core
 from trickcore._core import Rng
-from trickcore.game import TERMINAL, GameInfo, GameState, OptionSpec
-from trickcore.games import register
+from trickcore.game import TERMINAL, CardFace, Event, GameInfo, GameState, OptionSpec
+from trickcore.games import colour_faces, register
 from trickcore.worlds import Slot, WorldModel
 
 COLOURS = "RBG"
@@ -295,9 +295,32 @@ class HattrickState(GameState):
         return obs
 
 
+def _deck(players: int, options: Mapping[str, Any]) -> _core.Deck:
+    """GameInfo.deck: one deck for every player count."""
+    return DECK
+
+
+#: The colours by their letter, in words (docs/notation.md).
+COLOUR_NAMES = {"R": "red", "B": "blue", "G": "green"}
+
+
+def _faces(deck: _core.Deck) -> dict[str, CardFace]:
+    """GameInfo.faces: colour cards."""
+    return colour_faces(deck, COLOUR_NAMES)
+
+
+def _shown_cards(event: Event, seat: int) -> Iterator[tuple[Any, Hashable, bool]]:
+    """GameInfo.shown_cards: the last cards every seat holds, shown."""
+    if event.get("type") == "last_cards":
+        for q, texts in enumerate(event["cards"]):
+            yield texts, q, False
+
+
 GAME_INFO = register(GameInfo(
     name="hattrick", title="Hattrick", players=(4, 5, 6, 7),
     options=(OptionSpec("games", int, 5, "games per match (H1)", minimum=1, maximum=100),),
     factory=HattrickState,
+    deck=_deck, faces=_faces, shown_cards=_shown_cards,
+    encoding="trickcore.encodings.hattrick:HattrickEncoding",
     summary="double tricks in red, blue, green; pass with a third-colour card; "
             "score your majority colour, minus the rest, -2 per pass card"))

@@ -49,14 +49,14 @@ tournaments: the match also ends after this many deals, throw-ins included).
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
 from trickcore import _core
 from trickcore._core import Rng
-from trickcore.game import TERMINAL, GameInfo, GameState, OptionSpec
-from trickcore.games import register
+from trickcore.game import TERMINAL, Event, GameInfo, GameState, OptionSpec
+from trickcore.games import french_faces, register
 from trickcore.worlds import RejectedWorld, Slot, WorldModel
 
 # ---- cards -------------------------------------------------------------------------
@@ -948,6 +948,24 @@ def _teams(n: int) -> tuple[tuple[int, ...], ...] | None:
     return ((0, 2), (1, 3)) if n == 4 else None
 
 
+def _deck(players: int, options: Mapping[str, Any]) -> _core.Deck:
+    """GameInfo.deck: the deck of one trump suit (every trump's has the same cards, names and ids)."""
+    return DECKS[0]
+
+
+def _shown_cards(event: Event, seat: int) -> Iterator[tuple[Any, Hashable, bool]]:
+    """GameInfo.shown_cards: the seat's own packet, declared melds (from their seat's hand) and
+    the trump seven exchanged."""
+    kind = event.get("type")
+    if kind == "packet" and event.get("seat") == seat:
+        yield event["cards"], ("packet", seat), False
+    elif kind == "meld" and event.get("declared"):
+        for meld in event.get("melds", []):
+            yield meld.get("cards", []), ("hand", event["seat"]), False
+    elif kind == "exchange" and event.get("exchanged") and "seven" in event:
+        yield event["seven"], event["seat"], False
+
+
 GAME_INFO = register(GameInfo(
     name="klaberjass", title="Klaberjass (Hamburg Orgi / Kleines, dice scoring)", players=(2, 3, 4),
     options=(
@@ -958,5 +976,9 @@ GAME_INFO = register(GameInfo(
                    "(0 = no limit; a safety limit beyond the rules)", minimum=0),
     ),
     factory=KlaberjassState, teams=_teams,
+    deck=_deck, faces=french_faces, shown_cards=_shown_cards,
+    encoding="trickcore.encodings.klaberjass:KlaberjassEncoding",
+    # bids and contracts that random rollouts misjudge: the heuristic guides them (docs/search.md)
+    search_tuning={"guide": "heuristic"},
     summary="32 cards, Jass and Mie, Orgi/Kleines/besser trump auction, melds and Belle, Kontra/Re; "
             "dice to 6; 4 players in partnerships, 2 or 3 each for himself"))

@@ -14,12 +14,13 @@ Notation: rank then suit, e.g. ``AS``, ``TH`` (docs/notation.md).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from trickcore import _core
 from trickcore._core import Rng
 from trickcore.game import TERMINAL, GameInfo, GameState
-from trickcore.games import register
+from trickcore.games import french_faces, register
 
 SUITS = "SHDC"
 DECK = _core.reference_deck()
@@ -88,8 +89,13 @@ def _describe_trick(t: tuple[Any, ...]) -> dict[str, Any]:
     return {"leader": t[0], "cards": [DECK.move_text(m) for m in t[1]], "winner": t[2]}
 
 
+def _deck(players: int, options: Mapping[str, Any]) -> _core.Deck:
+    """GameInfo.deck: the 52 cards."""
+    return DECK
+
 
 GAME_INFO = register(GameInfo(
     name="reference", title="Reference game (benchmark)", players=(4,), options=(),
-    factory=ReferenceState,
+    factory=ReferenceState, deck=_deck, faces=french_faces,
+    encoding="trickcore.encodings.reference:ReferenceEncoding",
     summary="4x13 cards, random trump, must follow suit; the benchmark reference game"))

@@ -41,13 +41,13 @@ Card texts are shared by plays, bids and single discards: ``_parse`` uses the cu
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple, cast
 
 from trickcore import _core
 from trickcore._core import Rng, TrickPhase
-from trickcore.game import TERMINAL, GameInfo, GameState, OptionSpec, competition_ranks
-from trickcore.games import register
+from trickcore.game import TERMINAL, Event, GameInfo, GameState, OptionSpec, competition_ranks
+from trickcore.games import french_faces, register
 from trickcore.worlds import RejectedWorld, Slot, WorldModel
 
 N_PLAYERS = 5
@@ -884,6 +884,27 @@ class SquintState(GameState):
 
 
 
+def _deck(players: int, options: Mapping[str, Any]) -> _core.Deck:
+    """GameInfo.deck: the 52 cards."""
+    return DECK
+
+
+def _shown_cards(event: Event, seat: int) -> Iterator[tuple[Any, Hashable, bool]]:
+    """GameInfo.shown_cards: the squint's cards (the eldest picks them up), cards passed face down
+    and a dealer's face-up Null discards (from their seat's hand), the seat's own bid card, and
+    every bid card when they are turned up."""
+    kind = event.get("type")
+    if kind == "squint_cards":
+        yield event.get("cards", []), ("squint",), False
+    elif kind in ("pass_cards", "null_discard") and "seat" in event:
+        yield event.get("cards", []), ("hand", event["seat"]), kind == "pass_cards"
+    elif kind == "bid" and "card" in event and "seat" in event:
+        yield event["card"], event["seat"], False
+    elif kind == "reveal" and isinstance(event.get("bids"), list):
+        for q, text in enumerate(event["bids"]):
+            yield text, ("bid", q) if q != seat else q, True
+
+
 GAME_INFO = register(GameInfo(
     name="squint", title="Squint", players=(N_PLAYERS,),
     options=(
@@ -896,4 +917,8 @@ GAME_INFO = register(GameInfo(
                    minimum=-1, maximum=N_PLAYERS - 1),
     ),
     factory=SquintState,
+    deck=_deck, faces=french_faces, shown_cards=_shown_cards,
+    encoding="trickcore.encodings.squint:SquintEncoding",
+    # card play searched with greedy rollouts, the other decisions the heuristic's (docs/search.md)
+    search_tuning={"searched": "play", "policy": "greedy"},
     summary="David Parlett's Squint: 5 players, bid cards, Ace/Grand/Plain solos, Misere, Duo, Null"))

@@ -42,13 +42,13 @@ Action ids and texts
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
 from trickcore import _core
 from trickcore._core import Rng, TrickPhase
-from trickcore.game import TERMINAL, GameConfigError, GameInfo, GameState, OptionSpec
-from trickcore.games import register
+from trickcore.game import TERMINAL, CardFace, Event, GameConfigError, GameInfo, GameState, OptionSpec
+from trickcore.games import colour_faces, register
 from trickcore.worlds import RejectedWorld, Slot, WorldModel
 
 COLOURS = "RBGYNV"
@@ -601,6 +601,27 @@ def _colour_action(choice: tuple[int, ...]) -> int:
     return COLOUR_PAIR + i * 6 + j
 
 
+def _deck(players: int, options: Mapping[str, Any]) -> _core.Deck:
+    """GameInfo.deck: one deck for every player count (the cards in use are a part of it)."""
+    return DECK
+
+
+def _faces(deck: _core.Deck) -> dict[str, CardFace]:
+    """GameInfo.faces: colour cards."""
+    return colour_faces(deck, dict(zip(COLOURS, COLOUR_NAMES)))
+
+
+def _shown_cards(event: Event, seat: int) -> Iterator[tuple[Any, Hashable, bool]]:
+    """GameInfo.shown_cards: the seat's own laid-out cards, and every seat's when they are
+    turned up."""
+    kind = event.get("type")
+    if kind == "layout" and "cards" in event and "seat" in event:
+        yield event["cards"], event["seat"], False
+    elif kind == "reveal" and isinstance(event.get("laid_out"), dict):
+        for q, texts in event["laid_out"].items():
+            yield texts, ("laid", int(q)) if int(q) != seat else seat, True
+
+
 GAME_INFO = register(GameInfo(
     name="sticheln", title="Sticheln", players=(3, 4, 5, 6, 7, 8),
     options=(
@@ -612,6 +633,8 @@ GAME_INFO = register(GameInfo(
         OptionSpec("rounds", int, 5, "rounds per match (C1)", minimum=1, maximum=100),
     ),
     factory=StichelnState,
+    deck=_deck, faces=_faces, shown_cards=_shown_cards,
+    encoding="trickcore.encodings.sticheln:StichelnEncoding",
     validate=check_combination,
     summary="120 cards, no duty to follow, every other colour is trump (zeros never); "
             "minus points in your annoyance colour; 5 variants and their combinations",

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from trickcore.encodings import GAMES, Encoding, encoding
+from trickcore.encodings import Encoding, encoded_games, encoding
 from trickcore.game import GameInfo, GameState
 from trickcore.games import get_game, new_game
 from trickcore.integrations.worlds import world
@@ -252,7 +252,7 @@ def _register_one(name: str, info: GameInfo, fixed: dict[str, Any], long_name: s
 
 def register() -> list[str]:
     """Register every game and named variant with pyspiel (again: nothing); their names."""
-    for game in GAMES:
+    for game in encoded_games():
         info = get_game(game)
         _register_one(short_name(game), info, {}, f"trickcore {info.title}")
         for variant in info.variants:
