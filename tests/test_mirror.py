@@ -68,7 +68,15 @@ def test_a_squint_dealers_face_up_null_discards_were_in_his_hand() -> None:
     """The mirror redraws a Null with the dealer holding the cards he then discards face up (not
     until some draw happens to give them to him)."""
     from trickcore.games.squint import DECK
-    from trickcore.mirror import _holdings
 
+    mirror = Mirror("squint", 5, {"deal_limit": 1}, 0)
     event = {"type": "null_discard", "seat": 3, "cards": ["QD", "JC"]}
-    assert list(_holdings(event, DECK, 0)) == [(DECK.card_id("QD"), ("hand", 3)), (DECK.card_id("JC"), ("hand", 3))]
+    assert list(mirror._holdings(event)) == [(DECK.card_id("QD"), ("hand", 3), False),
+                                             (DECK.card_id("JC"), ("hand", 3), False)]
+
+
+def test_a_game_that_does_not_sample_worlds_cannot_be_followed() -> None:
+    """The mirror redraws hidden cards with the game's world model; a game without one (the
+    reference game) is refused at once, and the search bot plays its heuristic there."""
+    with pytest.raises(MirrorError, match="does not sample worlds"):
+        Mirror("reference", 4, None, 0)

@@ -142,7 +142,7 @@ def test_the_clock_cuts_a_later_world_short_but_never_the_first(monkeypatch: pyt
 
 
 def test_the_search_bot_searches_only_squint_card_play(capsys: pytest.CaptureFixture[str]) -> None:
-    """Per game (search_bot.TUNED): at Squint the bot searches card play only, with greedy
+    """Per game (GameInfo.search_tuning): at Squint the bot searches card play only, with greedy
     rollouts; every other decision is the heuristic's, made from the view alone."""
     import json
 

@@ -19,19 +19,20 @@ How it stays in step, with no per-game replay code:
 * when that fails too, the current deal is redone from its start with everything its events
   showed, so that earlier hidden choices are made as later events name them.
 
-Only the reading of cards out of events knows the games' event types (:func:`_holdings`).
+What it needs of a game is in the game's ``GameInfo``: its deck (``deck``), to read card texts
+with, and the cards its events show lying somewhere (``shown_cards``), beyond the card plays and
+the seat's own hand, which every game writes alike (:func:`_holdings`).
 """
 
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 from trickcore._core import Deck
 from trickcore.errors import TrickcoreError
-from trickcore.game import Event, GameState
+from trickcore.game import Event, GameState, ShownCards
 from trickcore.games import new_game
 from trickcore.worlds import InconsistentStateError, place_owner
 
@@ -46,16 +47,6 @@ class MirrorError(TrickcoreError):
     this game, or an event is missing)."""
 
 
-def _deck(state: GameState) -> Deck:
-    info_deck = getattr(state, "info_deck", None)          # Beim Jupiter: one deck per player count
-    if info_deck is not None:
-        return info_deck.deck                              # type: ignore[no-any-return]
-    module = sys.modules[type(state).__module__]
-    if hasattr(module, "DECKS"):                           # Klaberjass: one deck per trump suit, same names
-        return module.DECKS[0]                             # type: ignore[no-any-return]
-    return module.DECK                                     # type: ignore[no-any-return]
-
-
 def _cards(deck: Deck, texts: Any) -> Iterator[int]:
     """Card ids of card texts; texts that name no single card (a lamb, ``LAMB``) are skipped,
     a God card's declaration (``Ggod=3``) is its card."""
@@ -65,63 +56,25 @@ def _cards(deck: Deck, texts: Any) -> Iterator[int]:
             yield deck.card_id(name)
 
 
-def _holdings(event: Event, deck: Deck, seat: int) -> Iterator[tuple[int, Hashable]]:
-    """(card, where it lies) pairs an event shows: a seat number (in that seat's hand or secret
-    choice) or a slot key of the game's world model (trickcore.worlds).  A card played, laid out,
-    declared, exchanged, passed or discarded face up (a Squint dealer's Null discards) was its
-    seat's; a revealed colour card, laid-out card or bid card is that seat's choice; the last
-    cards shown, the seat's own new hand; the squint cards a Squint eldest picks up lay in the
-    squint."""
+def _holdings(event: Event, deck: Deck, seat: int, hand: str | None,
+              shown: Callable[[Event, int], ShownCards] | None) -> Iterator[tuple[int, Hashable, bool]]:
+    """(card, where it lies, revealed) triples an event shows: a card played was its seat's; the
+    seat's own new hand (an event of type ``hand``, the one that dealt it its first cards) is
+    exactly there; every other event is read by the game (``GameInfo.shown_cards``).  Where: a
+    seat number (in that seat's hand or secret choice) or a slot key of the game's world model
+    (trickcore.worlds); revealed: whether the event shows an earlier hidden choice (a bid card
+    turned up, cards passed)."""
     kind = event.get("type")
-    if kind == "squint_cards":
-        for card in _cards(deck, event.get("cards", [])):
-            yield card, ("squint",)
-    elif _is_new_hand(event, seat) or (kind == "packet" and event.get("seat") == seat):
-        # the seat's own new hand (or Klaberjass packet): exactly there
+    if hand is not None and kind == hand and event.get("seat") == seat and "cards" in event:
         for card in _cards(deck, event["cards"]):
-            yield card, ("packet" if kind == "packet" else "hand", seat)
-    elif kind in ("play", "pass_cards", "null_discard") and "seat" in event:    # from the hand
+            yield card, ("hand", seat), False
+    elif kind == "play" and "seat" in event:
         for card in _cards(deck, event.get("card", event.get("cards", []))):
-            yield card, ("hand", event["seat"])
-    elif kind in ("layout", "colour", "bid") and "seat" in event:       # the seat's own choices
-        if "card" in event or "cards" in event:
-            for card in _cards(deck, event.get("card", event.get("cards", []))):
-                yield card, event["seat"]
-    elif kind == "meld" and event.get("declared"):                      # Klaberjass
-        for meld in event.get("melds", []):
-            for card in _cards(deck, meld.get("cards", [])):
-                yield card, ("hand", event["seat"])
-    elif kind == "exchange" and event.get("exchanged") and "seven" in event:
-        for card in _cards(deck, event["seven"]):
-            yield card, event["seat"]
-    elif kind == "reveal" and isinstance(event.get("cards"), list):    # Beim Jupiter colour cards
-        for q, text in enumerate(event["cards"]):
-            for card in _cards(deck, text):
-                yield card, ("colour", q) if q != seat else q
-    elif kind == "reveal" and isinstance(event.get("bids"), list):     # Squint bid cards
-        for q, text in enumerate(event["bids"]):
-            for card in _cards(deck, text):
-                yield card, ("bid", q) if q != seat else q
-    elif kind == "reveal" and isinstance(event.get("laid_out"), dict):  # Sticheln laid-out cards
-        for q, texts in event["laid_out"].items():
+            yield card, ("hand", event["seat"]), False
+    elif shown is not None:
+        for texts, place, revealed in shown(event, seat):
             for card in _cards(deck, texts):
-                yield card, ("laid", int(q)) if int(q) != seat else seat
-    elif kind == "last_cards":                                          # Hattrick
-        for q, texts in enumerate(event["cards"]):
-            for card in _cards(deck, texts):
-                yield card, q
-
-
-def _is_new_hand(event: Event, seat: int) -> bool:
-    return event.get("type") in ("hand", "deal") and event.get("seat") == seat and "cards" in event
-
-
-#: Event types that open a deal: what a deal-ending action emits first for the next deal.
-DEAL_OPENERS = ("round_start", "deal")
-
-
-def _deal_opener(events: list[Event]) -> int | None:
-    return next((i for i, e in enumerate(events) if e.get("type") in DEAL_OPENERS), None)
+                yield card, place, revealed
 
 
 def _without_cards(event: Event) -> Event:
@@ -144,11 +97,26 @@ class Mirror:
 
     def __init__(self, game: str, players: int, options: dict[str, Any] | None, seat: int,
                  seed: int = 0) -> None:
+        """Raises MirrorError for a game that cannot be followed: one that does not name its deck
+        (``GameInfo.deck``) or does not sample worlds (``GameState.worlds``)."""
         self.seat = seat
         self.rng = random.Random(seed)
         self.state = new_game(game, players, options, seed=seed)
         self._game = (game, players, options, seed)
-        self.deck = _deck(self.state)
+        info = self.state.info
+        if info.deck is None:
+            raise MirrorError(f"{info.name} does not name its deck (GameInfo.deck), which following it needs")
+        try:
+            self.state.worlds(None, 0)        # builds the game's world model, draws nothing
+        except NotImplementedError:
+            raise MirrorError(f"{info.name} does not sample worlds, which following it needs") from None
+        self.deck = info.deck(players, self.state.options)
+        self._shown = info.shown_cards
+        # A game's first events open its first deal: the type of the first opens every deal, and
+        # the one that gives the seat its cards gives them at every deal (docs/game-interface.md).
+        first = self.state.events_for(seat, 0)[0]
+        self._opener = first[0].get("type") if first else None
+        self._hand = next((e.get("type") for e in first if e.get("seat") == seat and "cards" in e), None)
         self._seen = 0                         # events of the mirror already matched
         self._pending: list[Event] = []        # events sent but not yet reproduced
         self._started = False
@@ -162,6 +130,17 @@ class Mirror:
     def feed(self, event: Event) -> None:
         """One event the seat was sent."""
         self._pending.append(event)
+
+    def _holdings(self, event: Event) -> Iterator[tuple[int, Hashable, bool]]:
+        return _holdings(event, self.deck, self.seat, self._hand, self._shown)
+
+    def _is_new_hand(self, event: Event) -> bool:
+        return event.get("type") == self._hand and event.get("seat") == self.seat and "cards" in event
+
+    def _deal_opener(self, events: list[Event]) -> int | None:
+        """The index of the first event that opens a deal (what a deal-ending action emits first
+        for the next deal), None if none does."""
+        return next((i for i, e in enumerate(events) if e.get("type") == self._opener), None)
 
     def sync(self, to_move: bool = True) -> GameState:
         """Advance the mirror through every pending event; the synced state.  With ``to_move``
@@ -227,7 +206,7 @@ class Mirror:
             elif trial.deal_number() != state.deal_number() and len(pending) >= n:
                 # the action ends a deal and the next begins: the events up to the new deal
                 # must agree; the new deal's are the referee's cards, dealt below
-                opener = _deal_opener(events)
+                opener = self._deal_opener(events)
                 if opener is not None and _common_prefix(events, pending) >= opener and \
                         [e.get("type") for e in events] == [e.get("type") for e in pending[:n]]:
                     dealing.append((action, opener, n))
@@ -252,13 +231,12 @@ class Mirror:
     def _named_later(self, q: int) -> int:
         """Cards that pending events of this deal show seat q revealing or handing over (a bid
         card, cards passed): a mask, 0 when there are none."""
-        events = self._pending[:_deal_opener(self._pending)]
+        events = self._pending[:self._deal_opener(self._pending)]
         named = 0
         for event in events:
-            if event.get("type") in ("reveal", "pass_cards"):
-                for card, place in _holdings(event, self.deck, self.seat):
-                    if place_owner(place) == q:
-                        named |= 1 << card
+            for card, place, revealed in self._holdings(event):
+                if revealed and place_owner(place) == q:
+                    named |= 1 << card
         return named
 
     def _action_cards(self, state: GameState, action: int) -> int:
@@ -297,7 +275,7 @@ class Mirror:
         require = self._places(want)
         # cards written alike (Beim Jupiter's lambs, all ``LAMB``): the seat holds as many of
         # them as its hand shows; which ones is immaterial, so take unknown ones in order
-        alike = [e for e in want if _is_new_hand(e, self.seat)]
+        alike = [e for e in want if self._is_new_hand(e)]
         unknown = trial._world_model(None).cards
         names = self.deck.names
         for event in alike:
@@ -320,7 +298,7 @@ class Mirror:
         exchanged, picked up), and the earliest place is the one nearest the mirror's now."""
         places: dict[int, Hashable] = {}
         for event in events:
-            for card, place in _holdings(event, self.deck, self.seat):
+            for card, place, _revealed in self._holdings(event):
                 places.setdefault(card, place)
         return places
 
@@ -328,7 +306,7 @@ class Mirror:
         """Draw the mirror's hidden cards again, placing the cards the pending events of this
         deal show, until ``attempt`` succeeds (True) or ``tries`` draws failed (False)."""
         base, seen = self.state, self._seen
-        opener = _deal_opener(self._pending)
+        opener = self._deal_opener(self._pending)
         known = self._places(self._pending[:opener])
         try:
             # One sampler for every try: building it is the costly part (Squint's contracts: ms).
@@ -351,7 +329,7 @@ class Mirror:
         if self._resyncs > MAX_REDRAWS:
             raise MirrorError(f"no legal action reproduces the events {self._pending[:4]}")
         events = self._deal_events + self._pending
-        opener = _deal_opener(events)
+        opener = self._deal_opener(events)
         known = self._places(events[:opener])
         try:
             world = self._deal_state.determinize(self.seat, self.rng.getrandbits(64), require=known)

@@ -9,25 +9,27 @@ and card play are all searched the same way.
 
 Options: ``fraction`` of the decision time to spend (the rest covers the protocol and the
 rebuild), ``max_worlds`` per decision, ``policy`` of the rollouts' card play (``random`` or
-``greedy``; ``auto``: per game, ``TUNED``), ``guide`` of the rollouts' other decisions
-(``heuristic``: the game's bundled heuristic, trickcore.search.heuristic_guide; ``none``: at
-random; ``auto``: the heuristic where it was measured to help, Klaberjass, whose bids and
-contracts random rollouts misjudge), ``searched``: which decisions are searched (``all``;
-``play``: card play only, the game's heuristic makes the others; ``auto``: per game,
-``TUNED``), ``min_rollouts`` (when the time allowed fewer rollouts of some option than this,
-the search is too thin to trust and the game's heuristic decides), ``seed``.  With a game
-budget (``game_ms``) it spends at most the game time left divided by a guess of the decisions
-left.
+``greedy``; ``auto``: per game), ``guide`` of the rollouts' other decisions (``heuristic``: the
+game's bundled heuristic, trickcore.search.heuristic_guide; ``none``: at random; ``auto``: per
+game), ``searched``: which decisions are searched (``all``; ``play``: card play only, the game's
+heuristic makes the others; ``auto``: per game), ``min_rollouts`` (when the time allowed fewer
+rollouts of some option than this, the search is too thin to trust and the game's heuristic
+decides), ``seed``.  With a game budget (``game_ms``) it spends at most the game time left
+divided by a guess of the decisions left.
 
-Per game (``TUNED``, measured: docs/search.md): Squint searches card play only, with greedy
-rollouts.  Its bids, 4-1 choice, squint, discards and Null passes are the heuristic's: a bid
-has up to ten options whose random rollouts run through the other seats' bids, discards and
-passing, and searched with them those decisions lost to the heuristic's; greedy card play in
-the rollouts (everybody takes the trick while it can) judged the cards better than random.
+What ``auto`` means per game is the game's ``GameInfo.search_tuning``, where something else was
+measured stronger (docs/search.md); elsewhere every decision is searched with random rollouts,
+unguided.  Klaberjass's rollouts are guided by the heuristic, whose bids and contracts random
+rollouts misjudge.  Squint searches card play only, with greedy rollouts.  Its bids, 4-1 choice,
+squint, discards and Null passes are the heuristic's: a bid has up to ten options whose random
+rollouts run through the other seats' bids, discards and passing, and searched with them those
+decisions lost to the heuristic's; greedy card play in the rollouts (everybody takes the trick
+while it can) judged the cards better than random.
 
-Every game is followed from its events; should an event stream ever not be reproducible (a
-MirrorError), the bot plays the game's heuristic policy from then on in that game and says so on
-stderr.
+Every game the mirror can follow (trickcore.mirror: one that names its deck and samples worlds)
+is followed from its events; should an event stream ever not be reproducible (a MirrorError), or
+the game not be followable, the bot plays the game's heuristic policy in that game and says so
+on stderr.
 """
 
 from __future__ import annotations
@@ -46,19 +48,15 @@ except ModuleNotFoundError:
     sys.path.append(str(Path(__file__).resolve().parents[2]))
     from trickcore.bot import Bot, Option, run
 
+from trickcore.games import get_game
 from trickcore.mirror import Mirror, MirrorError
 from trickcore.search import heuristic_guide, search
 
 sys.path.append(str(Path(__file__).resolve().parent))
 from heuristic_bot import load_policy  # noqa: E402  (the bundled bots' own directory)
 
-#: Games whose events the mirror follows (trickcore.mirror).
-FOLLOWED = ("beim-jupiter", "sticheln", "hattrick", "klaberjass", "squint")
-#: Games whose rollouts the heuristic guides under ``guide = "auto"`` (docs/search.md: measured).
-GUIDED = ("klaberjass",)
-#: Per game, what ``searched = "auto"`` and ``policy = "auto"`` mean where another choice than
-#: every decision with random rollouts was measured stronger (docs/search.md).
-TUNED: dict[str, dict[str, str]] = {"squint": {"searched": "play", "policy": "greedy"}}
+#: What the ``auto`` options mean for a game whose GameInfo.search_tuning says nothing of them.
+AUTO = {"policy": "random", "guide": "none", "searched": "all"}
 
 
 class SearchBot(Bot):
@@ -86,18 +84,18 @@ class SearchBot(Bot):
         super().new_game(game)
         name, seat = game["game"], game["seat"]
         self.rng = random.Random(f"{self.options['seed']}:{seat}")
-        self.mirror = Mirror(name, game["players"], game.get("options"), seat,
-                             seed=self.rng.getrandbits(32)) if name in FOLLOWED else None
+        try:
+            self.mirror = Mirror(name, game["players"], game.get("options"), seat, seed=self.rng.getrandbits(32))
+        except MirrorError as exc:
+            self.mirror = None
+            print(f"search: cannot follow {name} from its events ({exc}); playing its heuristic policy",
+                  file=sys.stderr)
         self.fallback = load_policy(name)
-        guide = self.options["guide"]
-        self.guide = heuristic_guide(name) if guide == "heuristic" or (guide == "auto" and name in GUIDED) else None
-        tuned = TUNED.get(name, {})
-        self.policy = self.options["policy"] if self.options["policy"] != "auto" else tuned.get("policy", "random")
-        self.searched = (self.options["searched"] if self.options["searched"] != "auto"
-                         else tuned.get("searched", "all"))
+        tuned = {**AUTO, **get_game(name).search_tuning}
+        chosen = {key: self.options[key] if self.options[key] != "auto" else tuned[key] for key in AUTO}
+        self.guide = heuristic_guide(name) if chosen["guide"] == "heuristic" else None
+        self.policy, self.searched = chosen["policy"], chosen["searched"]
         self.decisions = 0
-        if self.mirror is None:
-            print(f"search: cannot follow {name} from its events; playing its heuristic policy", file=sys.stderr)
 
     def event(self, event: dict) -> None:
         if self.mirror is not None:
