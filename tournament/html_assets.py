@@ -2,10 +2,12 @@
 """Inline CSS, JavaScript and SVG shared by the HTML pages (the tournament report and the replay
 viewer).  Kept as Python strings so the pages need no package data and fetch nothing.
 
-Cards are drawn for every game's deck: Beim Jupiter's colours with its gods, Jupiter, Juno and
-the lambs; the six colours of Sticheln and Hattrick (with the colour's letter on every card, so
-colours never have to be told apart by hue alone); the French suits of Squint, Klaberjass and the
-reference game (suit symbols as inline SVG, so no font is needed).
+Cards are drawn from the faces the game gives (``GameInfo.faces``, embedded in the page as data:
+card text -> style, colour, value, symbol, letter, label), so the script knows no game: a French
+card shows its value and suit symbol, a colour card a band of its colour with the colour's letter
+(so colours never have to be told apart by hue alone) and its value, a picture card a symbol
+alone.  Symbols are inline SVG (``CARD_SYMBOLS``), so no font is needed; colour names map to the
+palette below (``PALETTE``), and any other colour is passed to CSS as it is.
 """
 
 from __future__ import annotations
@@ -44,9 +46,9 @@ CARD_CSS = BASE_CSS + """
 .card svg.s { position: absolute; top: 3px; right: 3px; width: 11px; height: 11px; }
 .card.colour { background: linear-gradient(180deg, var(--cb, #eee) 0 13px, #fff 13px); }
 .card.colour .k { color: #fff; }
-.card.special { background: var(--cb, #eee); }
-.card.special svg { width: 30px; height: 30px; }
-.card.small.special svg { width: 20px; height: 20px; }
+.card.picture { background: var(--cb, #eee); }
+.card.picture svg { width: 30px; height: 30px; }
+.card.small.picture svg { width: 20px; height: 20px; }
 .card.back { background: repeating-linear-gradient(45deg, #1e3a8a 0 4px, #3b5bdb 4px 8px); border-color: #1e3a8a;
              width: 26px; height: 38px; }
 .card.small { width: 30px; height: 42px; }
@@ -59,64 +61,42 @@ CARD_CSS = BASE_CSS + """
 .cards { display: inline-flex; flex-wrap: wrap; align-items: center; }
 """
 
-#: SVG symbols (suits and the special cards), referenced with <use href="#...">.
+#: SVG symbols a card face may name (CardFace.symbol): the French suits and a few pictures,
+#: referenced with <use href="#sym-...">.
 CARD_SYMBOLS = """<svg width="0" height="0" style="position:absolute" aria-hidden="true"><defs>
-<symbol id="sym-H" viewBox="0 0 32 32"><path d="M16 29C16 29 3 20 3 11C3 6.5 6.5 3 10.5 3C13 3 15 4.5 16 6.5C17 4.5 19 3 21.5 3C25.5 3 29 6.5 29 11C29 20 16 29 16 29Z"/></symbol>
-<symbol id="sym-D" viewBox="0 0 32 32"><path d="M16 2L27 16L16 30L5 16Z"/></symbol>
-<symbol id="sym-S" viewBox="0 0 32 32"><path d="M16 2C16 2 4 12 4 19C4 23 7 25.5 10.5 25.5C12.5 25.5 14 24.5 15 23C15 26 14 28 11 30H21C18 28 17 26 17 23C18 24.5 19.5 25.5 21.5 25.5C25 25.5 28 23 28 19C28 12 16 2 16 2Z"/></symbol>
-<symbol id="sym-C" viewBox="0 0 32 32"><circle cx="16" cy="9" r="6.5"/><circle cx="8.5" cy="19" r="6.5"/><circle cx="23.5" cy="19" r="6.5"/><path d="M14.5 17H17.5L19.5 30H12.5Z"/></symbol>
-<symbol id="sym-god" viewBox="0 0 32 32"><path d="M19 2L7 18H15L12 30L25 12H17Z"/></symbol>
-<symbol id="sym-jup" viewBox="0 0 32 32"><path d="M4 24L7 9L12 16L16 6L20 16L25 9L28 24Z M4 26H28V29H4Z"/></symbol>
-<symbol id="sym-juno" viewBox="0 0 32 32"><path d="M16 2L19.5 11.5L29.5 12L21.5 18.5L24.5 28.5L16 22.5L7.5 28.5L10.5 18.5L2.5 12L12.5 11.5Z"/></symbol>
+<symbol id="sym-hearts" viewBox="0 0 32 32"><path d="M16 29C16 29 3 20 3 11C3 6.5 6.5 3 10.5 3C13 3 15 4.5 16 6.5C17 4.5 19 3 21.5 3C25.5 3 29 6.5 29 11C29 20 16 29 16 29Z"/></symbol>
+<symbol id="sym-diamonds" viewBox="0 0 32 32"><path d="M16 2L27 16L16 30L5 16Z"/></symbol>
+<symbol id="sym-spades" viewBox="0 0 32 32"><path d="M16 2C16 2 4 12 4 19C4 23 7 25.5 10.5 25.5C12.5 25.5 14 24.5 15 23C15 26 14 28 11 30H21C18 28 17 26 17 23C18 24.5 19.5 25.5 21.5 25.5C25 25.5 28 23 28 19C28 12 16 2 16 2Z"/></symbol>
+<symbol id="sym-clubs" viewBox="0 0 32 32"><circle cx="16" cy="9" r="6.5"/><circle cx="8.5" cy="19" r="6.5"/><circle cx="23.5" cy="19" r="6.5"/><path d="M14.5 17H17.5L19.5 30H12.5Z"/></symbol>
+<symbol id="sym-bolt" viewBox="0 0 32 32"><path d="M19 2L7 18H15L12 30L25 12H17Z"/></symbol>
+<symbol id="sym-crown" viewBox="0 0 32 32"><path d="M4 24L7 9L12 16L16 6L20 16L25 9L28 24Z M4 26H28V29H4Z"/></symbol>
+<symbol id="sym-star" viewBox="0 0 32 32"><path d="M16 2L19.5 11.5L29.5 12L21.5 18.5L24.5 28.5L16 22.5L7.5 28.5L10.5 18.5L2.5 12L12.5 11.5Z"/></symbol>
 <symbol id="sym-lamb" viewBox="0 0 32 32"><path d="M9 12a4 4 0 0 1 6-3a4 4 0 0 1 6 0a4 4 0 0 1 5 4a4 4 0 0 1-1 7a4 4 0 0 1-6 2a4 4 0 0 1-6 0a4 4 0 0 1-6-2a4 4 0 0 1 2-8Z"/><ellipse cx="6" cy="15" rx="3.2" ry="2.4"/><path d="M11 22h2v6h-2zM19 22h2v6h-2z"/></symbol>
 </defs></svg>"""
 
 CARD_JS = r"""
 "use strict";
-const COLOUR_DECKS = {
-  jupiter: {B: ["blue", "#1d4ed8"], R: ["red", "#dc2626"], Y: ["yellow", "#a16207", "#facc15"],
-            G: ["green", "#15803d"]},
-  colours: {R: ["red", "#dc2626"], B: ["blue", "#1d4ed8"], G: ["green", "#15803d"],
-            Y: ["yellow", "#a16207", "#facc15"], N: ["brown", "#78350f"], V: ["violet", "#7c3aed"]},
-};
-const SUITS = {C: ["clubs", "#111827"], D: ["diamonds", "#c81e1e"], H: ["hearts", "#c81e1e"],
-               S: ["spades", "#111827"]};
-const RANKS = {T: ["10", "ten"], J: ["J", "jack"], Q: ["Q", "queen"], K: ["K", "king"], A: ["A", "ace"]};
-let DECK = "french";
-function deckOf(game) {
-  if (game === "beim-jupiter") return "jupiter";
-  if (game === "sticheln" || game === "hattrick") return "colours";
-  return "french";
-}
+/* A face's colour name -> [ink, ground]; any other colour is used as it is. */
+const PALETTE = {red: ["#dc2626"], blue: ["#1d4ed8"], yellow: ["#a16207", "#facc15"], green: ["#15803d"],
+                 brown: ["#78350f"], violet: ["#7c3aed"], black: ["#111827"], crimson: ["#c81e1e"],
+                 purple: ["#6b21a8", "#f3e8ff"], pink: ["#9d174d", "#fce7f3"], grey: ["#57534e", "#f5f5f4"]};
+/* The game's card faces (GameInfo.faces): card text -> {style, colour, value, symbol, letter, label,
+   declared}; the page sets them from its data. */
+let FACES = {};
+/* A card text drawn as a card: its face, and a declared value after "=" (Rgod=15) for a card
+   that is declared as it is played; null for a text that is no card of the game. */
 function parseCard(tok) {
   if (typeof tok !== "string") return null;
-  let m;
-  if (DECK === "french") {
-    m = /^([2-9TJQKA])([CDHS])$/.exec(tok);
-    if (!m) return null;
-    const [rank, rname] = RANKS[m[1]] || [m[1], m[1]];
-    const [sname, col] = SUITS[m[2]];
-    return {tok, kind: "french", v: rank, suit: m[2], col, label: `${rname} of ${sname}`};
-  }
-  const deck = COLOUR_DECKS[DECK];
-  if (DECK === "jupiter") {
-    if (tok === "JUP") return {tok, kind: "special", sym: "jup", v: "", col: "#6b21a8", bg: "#f3e8ff",
-                               label: "Jupiter"};
-    if (tok === "JUNO") return {tok, kind: "special", sym: "juno", v: "", col: "#9d174d", bg: "#fce7f3",
-                                label: "Juno"};
-    if (tok === "LAMB") return {tok, kind: "special", sym: "lamb", v: "", col: "#57534e", bg: "#f5f5f4",
-                                label: "sacrificial lamb"};
-    m = /^([BRYG])(god|\d{1,2})(?:=(\d+))?$/.exec(tok);
-  } else {
-    m = /^([RBGYNV])(\d{1,2})$/.exec(tok);
-  }
-  if (!m || !deck[m[1]]) return null;
-  const [cname, col, bg] = deck[m[1]];
-  if (m[2] === "god") {
-    return {tok, kind: "colour", sym: "god", v: "", k: m[1], d: m[3] !== undefined ? "=" + m[3] : "", col,
-            bg: bg || col, label: `${cname} god` + (m[3] !== undefined ? ` declared ${m[3]}` : "")};
-  }
-  return {tok, kind: "colour", v: m[2], k: m[1], col, bg: bg || col, label: `${cname} ${m[2]}`};
+  const eq = tok.indexOf("=");
+  const name = eq < 0 ? tok : tok.slice(0, eq);
+  if (!Object.prototype.hasOwnProperty.call(FACES, name)) return null;
+  const f = FACES[name];
+  const decl = eq < 0 ? null : tok.slice(eq + 1);
+  if (decl !== null && !(f.declared && /^\d+$/.test(decl))) return null;
+  const [col, bg] = PALETTE[f.colour] || [f.colour];
+  return {tok, kind: f.style, v: f.value || "", sym: f.symbol || "", k: f.letter || "",
+          d: decl !== null ? "=" + decl : "", col, bg: bg || col,
+          label: f.label + (decl !== null ? ` declared ${decl}` : "")};
 }
 function svgUse(id, cls) {
   const ns = "http://www.w3.org/2000/svg";
@@ -149,10 +129,9 @@ function cardEl(tok, opts) {
   if (opts.focus) e.tabIndex = 0;
   if (c.kind === "french") {
     e.appendChild(el("span", "v", c.v));
-    e.appendChild(svgUse(c.suit));
-    e.appendChild(svgUse(c.suit, "s"));
-  } else if (c.kind === "special") {
-    e.appendChild(svgUse(c.sym));
+    if (c.sym) { e.appendChild(svgUse(c.sym)); e.appendChild(svgUse(c.sym, "s")); }
+  } else if (c.kind === "picture") {
+    if (c.sym) e.appendChild(svgUse(c.sym)); else e.appendChild(el("span", "v", c.v));
   } else {
     e.appendChild(el("span", "k", c.k));
     if (c.sym) e.appendChild(svgUse(c.sym)); else e.appendChild(el("span", "v", c.v));
@@ -260,7 +239,7 @@ dl.vmap { display: grid; grid-template-columns: max-content 1fr; gap: 0 8px; mar
 
 REPLAY_JS = r"""
 const D = JSON.parse(document.getElementById("replay-data").textContent);
-DECK = deckOf(D.game);
+FACES = D.faces || {};
 const N = D.players;
 const LAST = D.steps.length - 1;
 function applyPatch(cur, p) {

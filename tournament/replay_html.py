@@ -12,12 +12,14 @@ The page steps through the game decision by decision.  Each *view* is a list of 
 
 Frames are stored as patches of the observation (changed keys; lists that only grew carry the
 new items), so a game of a few hundred decisions with five views stays around a hundred
-kilobytes.  Everything -- data, CSS, JavaScript and the card drawings -- is inline: the page
-fetches nothing.
+kilobytes.  The cards are drawn from the game's faces of them (``GameInfo.faces``, in the data),
+so the page's script knows no game.  Everything -- data, CSS, JavaScript and the card drawings --
+is inline: the page fetches nothing.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,7 +27,7 @@ from typing import Any
 
 import orjson
 
-from trickcore.games import get_game, replay
+from trickcore.games import card_faces, get_game, replay
 
 VIEWER_FORMAT = "trickcore-replay/1"
 OMNISCIENT = "all"
@@ -80,6 +82,13 @@ def _how(meta: dict[str, Any]) -> dict[str, Any]:
     if isinstance(meta.get("ms"), (int, float)):
         out["ms"] = round(meta["ms"], 1)
     return out
+
+
+def _faces(game: str, players: int, options: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
+    """How the page draws each card of the game (trickcore.games.card_faces): card text -> its
+    face's fields, the empty ones left out."""
+    return {text: {key: value for key, value in dataclasses.asdict(face).items() if value}
+            for text, face in card_faces(game, players, options).items()}
 
 
 def build_replay(record: dict[str, Any], seats: Sequence[int] | None = None,
@@ -161,6 +170,7 @@ def build_replay(record: dict[str, Any], seats: Sequence[int] | None = None,
         "game": game["game"], "title": info.title, "players": n, "options": game.get("options", {}),
         # The seed names the deal, and with it every hand: only a page with the organiser's view has it.
         "seed": game.get("seed") if omniscient else None, "job": record.get("job"), "bots": bots, "teams": teams,
+        "faces": _faces(info.name, n, game.get("options")),
         "steps": steps, "views": views, "finished": finished,
         "scores": state.scores() if finished else None, "ranks": state.ranks() if finished else None,
         "result": result or None, "forfeited": record.get("forfeited") or [],
