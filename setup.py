@@ -61,10 +61,11 @@ bench = Extension(
     extra_compile_args=["-O3", "-std=c99"],
 )
 
-#: Python modules of the game flow compiled as they are (trickcore.games.COMPILED lists the same).
-FLOW = ["trickcore/game.py", "trickcore/worlds.py", "trickcore/games/beim_jupiter.py", "trickcore/games/hattrick.py",
-        "trickcore/games/klaberjass.py", "trickcore/games/reference.py", "trickcore/games/squint.py",
-        "trickcore/games/sticheln.py"]
+#: Python modules of the game flow compiled as they are: the game-state interface, the world
+#: sampler and every game module with a .pxd beside it, its state class declared as an extension
+#: type (trickcore.games.COMPILED names the same; tests/test_compiled_flow.py checks both agree).
+FLOW = ["trickcore/game.py", "trickcore/worlds.py",
+        *sorted(pxd[:-4] + ".py" for pxd in glob("trickcore/games/*.pxd") if os.path.exists(pxd[:-4] + ".py"))]
 
 
 def state_classes(pxd_paths):
