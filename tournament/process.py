@@ -38,6 +38,8 @@ _LIVE_LOCK = threading.Lock()
 _READ_CHUNK = 65536
 # While waiting for a line, how often to check that the bot process itself is still running.
 _EXIT_CHECK_MS = 100
+# How long a sandbox's stdout may stay open after its bot exited (its PID namespace ending).
+_EXIT_GRACE_MS = 500
 
 
 @dataclasses.dataclass(slots=True)
@@ -247,6 +249,10 @@ class BotProcess:
                 ready = []
             if not ready:
                 if self.proc.poll() is not None:
+                    # The other processes of a sandbox die with it a moment after it exits, and
+                    # only then close their copies of its stdout: give them that moment.
+                    if self.sandbox is not None and self._reader.poll(_EXIT_GRACE_MS):
+                        continue
                     self._eof = self.exited_with_stdout_open = True
                     continue
                 if time.perf_counter() >= deadline:
