@@ -4,6 +4,7 @@ Modules, bottom-up:
 
 * ``wire``     -- the protocol's messages (docs/protocol.md), pure encode/parse
 * ``process``  -- one bot program as an OS process: threads, bounded I/O, group kill
+* ``sandbox``  -- the bubblewrap sandbox every bot runs in: what it sees, its limits, its memory watch
 * ``session``  -- the protocol conversation with one bot; misbehaviour -> BotFault
 * ``config``   -- TOML config validation (docs/tournament.md)
 * ``schedule`` -- tables, deals, seat rotations, seeds -> jobs
