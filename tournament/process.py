@@ -21,10 +21,12 @@ from __future__ import annotations
 import atexit
 import collections
 import dataclasses
+import fcntl
 import os
 import select
 import signal
 import subprocess
+import termios
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -154,6 +156,7 @@ class BotProcess:
         # Lock's ``with`` runs in C (a Condition's ``__enter__`` is Python code).
         self._wlock = threading.Lock()
         self._wcond = threading.Condition(self._wlock)
+        self._stderr_lock = threading.Lock()
         self._threads = [threading.Thread(target=self._drain_stderr, name=f"bot-{self.pid}-stderr", daemon=True),
                          threading.Thread(target=self._drain_backlog, name=f"bot-{self.pid}-stdin", daemon=True)]
         for t in self._threads:
@@ -316,16 +319,51 @@ class BotProcess:
         fd = self.proc.stderr.fileno()
         try:
             while True:
-                data = os.read(fd, _READ_CHUNK)
-                if not data:
-                    return
-                self.stderr.add(data)
-        except OSError:
+                # Wait without the lock; read under it, so stderr_settled never reads between
+                # this thread's read and its add (which would reorder the tail).
+                select.select([fd], [], [], 0.5)
+                with self._stderr_lock:
+                    if self.proc.stderr.closed:
+                        return
+                    pending = bytearray(4)
+                    fcntl.ioctl(fd, termios.FIONREAD, pending)
+                    if int.from_bytes(pending, "little"):
+                        if not self._read_stderr_pending():
+                            return
+                    elif select.select([fd], [], [], 0)[0]:   # readable with nothing in it: EOF
+                        return
+        except (OSError, ValueError):
             return
 
     # ---- lifetime -----------------------------------------------------------------
     def alive(self) -> bool:
         return self.proc.poll() is None
+
+    def stderr_settled(self) -> StderrTail:
+        """The stderr tail with everything the pipe holds now added: a line the bot wrote just
+        before a game's end must be in that game's record, even when the reader thread has not
+        run since (a loaded machine).  Reads under the reader's lock, so the order is kept."""
+        with self._stderr_lock:
+            self._read_stderr_pending()
+        return self.stderr
+
+    def _read_stderr_pending(self) -> bool:
+        """Add what the pipe holds without blocking (the caller holds ``_stderr_lock``); False at
+        end of file or once the pipe is closed."""
+        try:
+            fd = self.proc.stderr.fileno()
+            while True:
+                pending = bytearray(4)
+                fcntl.ioctl(fd, termios.FIONREAD, pending)
+                size = int.from_bytes(pending, "little")
+                if not size:
+                    return True
+                data = os.read(fd, min(size, _READ_CHUNK))
+                if not data:
+                    return False
+                self.stderr.add(data)
+        except (OSError, ValueError):   # closed
+            return False
 
     def wait_stderr(self, timeout: float) -> None:
         """Give the stderr reader up to ``timeout`` seconds to read what an exited process wrote."""
@@ -386,9 +424,13 @@ class BotProcess:
                 t.join(timeout=1)
         with self._wcond:
             self._close_stdin()
-        for stream in (self.proc.stdout, self.proc.stderr):
+        try:
+            self.proc.stdout.close()
+        except OSError:
+            pass
+        with self._stderr_lock:        # never while the reader is between its checks and its read
             try:
-                stream.close()
+                self.proc.stderr.close()
             except OSError:
                 pass
         with _LIVE_LOCK:

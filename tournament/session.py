@@ -177,7 +177,7 @@ class BotSession:
             self.process.kill()
 
     def take_stderr(self) -> str:
-        return self.process.stderr.take() if self.process is not None else ""
+        return self.process.stderr_settled().take() if self.process is not None else ""
 
     def take_notes(self) -> LineNotes:
         notes, self.notes = self.notes, LineNotes()

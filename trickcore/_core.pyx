@@ -820,32 +820,35 @@ cdef class TrickPhase:
     def __deepcopy__(self, memo):
         return self.copy()
 
+    def moves_played(self):
+        """Every move of the phase so far, in play order (completed tricks, then the open one)."""
+        cdef int k, i
+        cdef tc_trick *t
+        out = []
+        for k in range(self.n_log + 1):
+            t = self._trick_at(k)
+            for i in range(t.n_played):
+                out.append(int(t.card[i]) | (int(t.decl[i]) << 7))
+        return out
+
     def __reduce__(self):
-        # The C structs as bytes (the same machine's layout); the Python views of completed
-        # tricks are rebuilt on demand after loading.
-        return (_trickphase_from_bytes,
-                (self.deck, (self.rules.n_players, self.rules.follow, self.rules.winner, self.rules.trump),
-                 (<char *>&self.s)[:sizeof(tc_play_state)],
-                 (<char *>self.log)[:self.n_log * sizeof(tc_trick)],
-                 (<char *>self.log_next)[:self.n_log]))
+        # What the phase started from and its moves: loading starts the phase again and plays
+        # them through the core's checks, so a tampered pickle raises CoreError (its bytes never
+        # become the C structs), and a pickle loads in any build of the same rules.
+        n = self.rules.n_players
+        return (_trickphase_replayed,
+                (self.deck, self.rule_params,
+                 tuple([cards_to_int(self.s.hand[p]) | self.played(p) for p in range(n)]),
+                 self.first_leader, self.total_tricks, tuple(self.moves_played())))
 
 
-def _trickphase_from_bytes(Deck deck, tuple rules, bytes state, bytes log, bytes log_next):
-    cdef TrickPhase tp = TrickPhase.__new__(TrickPhase)
-    cdef Py_ssize_t n_log = len(log_next)
-    if (len(state) != sizeof(tc_play_state) or n_log > 64 or len(log) != n_log * sizeof(tc_trick)):
-        raise CoreError(TC_E_ARG, "not a pickled trick phase of this build")
-    tp.deck = deck
-    make_rules(deck, &tp.rules, rules[0], rules[1], rules[2], rules[3])
-    memcpy(&tp.s, <char *>state, sizeof(tc_play_state))
-    if not 0 <= tp.s.tricks_left <= 64 - n_log:
-        raise CoreError(TC_E_ARG, "not a pickled trick phase of this build")
-    tp._alloc_log(n_log + tp.s.tricks_left)
-    memcpy(tp.log, <char *>log, n_log * sizeof(tc_trick))
-    memcpy(tp.log_next, <char *>log_next, n_log)
-    tp.n_log = n_log
-    tp.py_log = []
-    tp.described = []
+def _trickphase_replayed(Deck deck, tuple rules, tuple hands, int leader, int tricks, tuple moves):
+    """A trick phase started from ``hands`` with ``moves`` played (TrickPhase.__reduce__)."""
+    if len(rules) != 4:
+        raise CoreError(TC_E_ARG, "not a pickled trick phase")
+    cdef TrickPhase tp = TrickPhase(deck, rules[0], rules[1], rules[2], rules[3], hands, leader, tricks)
+    for move in moves:
+        tp.play(move)
     return tp
 
 

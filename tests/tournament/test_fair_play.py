@@ -591,7 +591,9 @@ def test_process_limit_stops_a_fork_bomb(gauntlet):
 # 10. Escaping processes
 
 def test_no_process_outlives_its_sandbox(gauntlet):
-    assert gauntlet.run.report("escaper", "escape")
+    run = gauntlet.run
+    assert run.report("escaper", "escape"), (run.reports.get("escaper"),
+                                             [(r["job_id"], r["faults"], r["stderr"]) for r in run.games("escaper")])
     assert wait_gone(gauntlet.escape_marker) == {}
 
 
