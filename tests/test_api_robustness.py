@@ -222,3 +222,23 @@ def test_a_listed_card_plays_as_the_checked_path_does(name, players):
             checking.apply_action(action)
             assert checking.action_ids == listing.action_ids
         assert _snapshot(checking) == _snapshot(listing)
+
+
+def test_every_bad_game_option_is_reported_at_once_with_a_suggestion():
+    """Game options are checked like the config's own keys: every problem in one error, each
+    with the option it is about (GameConfigError.problems), and a close name or choice offered."""
+    info = trickcore.get_game("sticheln")
+    with pytest.raises(GameConfigError) as caught:
+        info.resolve_options({"nebl": True, "varient": "x", "verkehrt": 1, "rounds": "two"})
+    problems = dict(caught.value.problems)
+    assert sorted(problems) == ["nebl", "rounds", "varient", "verkehrt"]
+    assert "did you mean 'nebel'?" in problems["nebl"]
+    assert "options are: mild, nebel, rounds" in problems["varient"]      # nothing close: the list
+    assert "true or false" in problems["verkehrt"] and "integer" in problems["rounds"]
+    assert all(message in str(caught.value) for message in problems.values())
+    assert info.resolve_options({"rounds": 1})["rounds"] == 1             # a valid option stays valid
+    from trickcore.game import OptionSpec
+
+    spec = OptionSpec("scoring", str, "dice", "how deals are scored", choices=("dice", "points"))
+    with pytest.raises(GameConfigError, match=r"must be one of dice, points; got 'pionts' \(did you mean 'points'\?\)"):
+        spec.check("pionts")

@@ -180,8 +180,9 @@ CONFIGS = [(info.name, players) for info in games.list_games() for players in in
 def test_every_card_a_game_shows_has_a_face_the_page_can_draw(name: str, players: int) -> None:
     """Every card in a hand and every card play, in a seeded random game (seed 7), has a face
     (GameInfo.faces) whose style, colour and symbol the replay page knows."""
-    from tournament.html_assets import CARD_JS, CARD_SYMBOLS
+    from tournament.pages import asset
 
+    CARD_JS, CARD_SYMBOLS = str(asset("cards.js")), str(asset("symbols.svg"))
     palette = set(re.findall(r"(\w+): \[\"#", CARD_JS.split("const PALETTE")[1].split("};")[0]))
     symbols = set(re.findall(r'id="sym-([\w-]+)"', CARD_SYMBOLS))
     faces = games.card_faces(name, players)

@@ -15,13 +15,15 @@ Modules, bottom-up:
 * ``compliance`` -- ``trickcore compliance``: one bot against the protocol
 * ``demos``    -- the per-game demo configs and their standings as a markdown table
 * ``bench``    -- ``trickcore bench-runner``: overhead per decision against a pipe ping-pong floor
-* ``report``   -- ``trickcore report``: the HTML report of a run (``html_assets``: its CSS, JS, SVG)
+* ``report``   -- ``trickcore report``: writes the HTML report of a run (``report_data``: what it reads
+  and sums up; ``report_page``: what its sections show)
 * ``replay_html`` -- the replay viewer: one game as a page, per-seat views from each seat's observations
+* ``pages``    -- the pages' Jinja2 templates with autoescaping (``templates/``, with their CSS, JS, SVG)
 * ``cli``      -- click commands: tournament, match, compliance, replay, demo-standings, bench-runner
 
 The Python bot SDK is ``trickcore.bot``.
 """
 
-from tournament.wire import PROTOCOL_VERSION
+from trickcore.protocol import PROTOCOL_VERSION
 
 __all__ = ["PROTOCOL_VERSION"]

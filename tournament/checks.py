@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import collections
 import threading
+from collections.abc import Iterable
+from typing import Any
 
-from tournament.config import ConfigError, TournamentConfig
+from tournament.config import BotConfig, ConfigError, TournamentConfig
 from tournament.sandbox import SandboxUnavailable, require_sandbox
 from tournament.session import BotFault, BotSession
 
@@ -23,7 +25,7 @@ def preflight(config: TournamentConfig, strict: bool = False) -> list[str]:
     warnings: list[str] = []
     lock = threading.Lock()
 
-    def check(bot) -> None:
+    def check(bot: BotConfig) -> None:
         session = BotSession(bot, config)
         try:
             session.spawn()
@@ -50,9 +52,9 @@ def preflight(config: TournamentConfig, strict: bool = False) -> list[str]:
     return sorted(warnings)
 
 
-def fault_totals(records) -> dict[str, collections.Counter]:
+def fault_totals(records: Iterable[dict[str, Any]]) -> dict[str, collections.Counter[str]]:
     """Faults per bot and class over the played games among ``records``."""
-    totals: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    totals: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     for rec in records:
         if rec.get("status") == "played":
             for seat, counts in enumerate(rec.get("fault_counts", [])):
@@ -60,7 +62,7 @@ def fault_totals(records) -> dict[str, collections.Counter]:
     return totals
 
 
-def disqualifications(config: TournamentConfig, totals: dict[str, collections.Counter]) -> dict[str, str]:
+def disqualifications(config: TournamentConfig, totals: dict[str, collections.Counter[str]]) -> dict[str, str]:
     """The bots whose fault totals reach a ``disqualify_after``, with why."""
     dq = {}
     for bot, counts in totals.items():

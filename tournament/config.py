@@ -16,7 +16,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from trickcore.game import GameConfigError, GameInfo
 from trickcore.games import get_game
@@ -24,7 +24,8 @@ from trickcore.games import get_game
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # Python 3.10: the same parser, as a package
-    import tomli as tomllib
+    # tomli ships its types, but is only installed under Python 3.10, not where mypy may run:
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 FORMATS = ("round-robin", "duplicate", "gauntlet")
 FAULT_CLASSES = ("handshake", "protocol", "illegal", "timeout", "crash", "flood", "garbage", "limit")
@@ -119,7 +120,7 @@ class SandboxSettings:
     read_only: tuple[str, ...] = ()  # more folders or files the bot may read
     cpus: tuple[int, ...] = ()  # the CPUs the bot may run on; () = its table's (cpu_affinity) or any
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d["read_only"] = list(self.read_only)
         d["cpus"] = list(self.cpus)
@@ -162,7 +163,7 @@ class BotConfig:
     key: str = "bots[0]"  # where in the config this bot is defined, for error messages
     sandbox: tuple[tuple[str, Any], ...] = ()  # this bot's own sandbox keys over [sandbox]
 
-    def options_dict(self) -> dict:
+    def options_dict(self) -> dict[str, Any]:
         return dict(self.options)
 
     def environment(self) -> dict[str, str]:
@@ -177,7 +178,7 @@ class BotConfig:
 class TournamentConfig:
     game: str  # canonical registry name
     players: int
-    game_options: dict  # resolved with defaults by the game
+    game_options: dict[str, Any]  # resolved with defaults by the game
     format: str
     deals: int
     seed: int | str | None  # master seed: an integer, a string of hex digits, or None: drawn for each run
@@ -193,7 +194,7 @@ class TournamentConfig:
     failures: dict[str, FaultPolicy]
     bots: tuple[BotConfig, ...]
     source: str = "config"
-    raw_bots: tuple[dict, ...] = ()  # bots as written (placeholders kept), for the effective config
+    raw_bots: tuple[dict[str, Any], ...] = ()  # bots as written (placeholders kept), for the effective config
     cpu_affinity: str = "none"  # none | table: each table and its bots on one CPU
     workers: str = "auto"  # auto | threads | processes: how tables run in parallel
     preflight: str = "stop"  # stop | warn: a bot failing its handshake before the first game
@@ -215,7 +216,7 @@ class TournamentConfig:
                 return b
         raise KeyError(name)
 
-    def effective(self) -> dict:
+    def effective(self) -> dict[str, Any]:
         """The complete config with every default filled in, as written to the output folder."""
         out: dict[str, Any] = {
             "game": {"name": self.game, "players": self.players, "options": dict(self.game_options)},
@@ -261,7 +262,7 @@ class _Checker:
     def error(self, key: str, message: str) -> None:
         self.problems.append(f"{key}: {message}")
 
-    def unknown_keys(self, table: dict, allowed: tuple[str, ...], prefix: str) -> None:
+    def unknown_keys(self, table: dict[str, Any], allowed: tuple[str, ...], prefix: str) -> None:
         for key in table:
             if key not in allowed:
                 hint = difflib.get_close_matches(key, allowed, n=1)
@@ -269,7 +270,7 @@ class _Checker:
                 self.error(full, "unknown key" + (f" (did you mean {hint[0]!r}?)" if hint else
                                                    f"; allowed here: {', '.join(allowed)}"))
 
-    def table(self, doc: dict, key: str, prefix: str = "") -> dict:
+    def table(self, doc: dict[str, Any], key: str, prefix: str = "") -> dict[str, Any]:
         full = f"{prefix}.{key}" if prefix else key
         value = doc.get(key, {})
         if not isinstance(value, dict):
@@ -277,8 +278,16 @@ class _Checker:
             return {}
         return value
 
-    def integer(self, table: dict, key: str, prefix: str, default: int | None, minimum: int | None = None,
-                maximum: int | None = None, required: bool = False) -> int | None:
+    @overload
+    def integer(self, table: dict[str, Any], key: str, prefix: str, default: int, minimum: int | None = None,
+                maximum: int | None = None, required: bool = False) -> int: ...
+
+    @overload
+    def integer(self, table: dict[str, Any], key: str, prefix: str, default: None, minimum: int | None = None,
+                maximum: int | None = None, required: bool = False) -> int | None: ...
+
+    def integer(self, table: dict[str, Any], key: str, prefix: str, default: int | None,
+                minimum: int | None = None, maximum: int | None = None, required: bool = False) -> int | None:
         full = f"{prefix}.{key}" if prefix else key
         if key not in table:
             if required:
@@ -296,7 +305,7 @@ class _Checker:
             return default
         return value
 
-    def number(self, table: dict, key: str, prefix: str, default: float, minimum: float = 0.0) -> float:
+    def number(self, table: dict[str, Any], key: str, prefix: str, default: float, minimum: float = 0.0) -> float:
         full = f"{prefix}.{key}"
         if key not in table:
             return default
@@ -309,8 +318,16 @@ class _Checker:
             return default
         return value
 
-    def string(self, table: dict, key: str, prefix: str, default: str | None, choices: tuple[str, ...] = (),
-               required: bool = False) -> str | None:
+    @overload
+    def string(self, table: dict[str, Any], key: str, prefix: str, default: str, choices: tuple[str, ...] = (),
+               required: bool = False) -> str: ...
+
+    @overload
+    def string(self, table: dict[str, Any], key: str, prefix: str, default: None, choices: tuple[str, ...] = (),
+               required: bool = False) -> str | None: ...
+
+    def string(self, table: dict[str, Any], key: str, prefix: str, default: str | None,
+               choices: tuple[str, ...] = (), required: bool = False) -> str | None:
         full = f"{prefix}.{key}" if prefix else key
         if key not in table:
             if required:
@@ -325,7 +342,7 @@ class _Checker:
             return default
         return value
 
-    def boolean(self, table: dict, key: str, prefix: str, default: bool) -> bool:
+    def boolean(self, table: dict[str, Any], key: str, prefix: str, default: bool) -> bool:
         full = f"{prefix}.{key}"
         if key not in table:
             return default
@@ -357,7 +374,7 @@ BOT_KEYS = ("name", "command", "cwd", "env", "options", "restart", "sandbox")
 POLICY_KEYS = ("action", "forfeit_after", "disqualify_after")
 
 
-def parse_config(doc: dict, source: str = "config", config_dir: Path | None = None) -> TournamentConfig:
+def parse_config(doc: dict[str, Any], source: str = "config", config_dir: Path | None = None) -> TournamentConfig:
     """Validate a TOML document (already parsed) and build the config; raise ConfigError with
     every problem of the document, each naming its key.  One function per section."""
     config_dir = Path(config_dir or ".").resolve()
@@ -387,7 +404,7 @@ def parse_config(doc: dict, source: str = "config", config_dir: Path | None = No
                             executor=executor, config_dir=str(config_dir), sandbox=sandbox)
 
 
-def _game_section(c: _Checker, doc: dict) -> tuple[GameInfo | None, int | None, dict]:
+def _game_section(c: _Checker, doc: dict[str, Any]) -> tuple[GameInfo | None, int | None, dict[str, Any]]:
     """``[game]``: the game, its player count (default: its smallest) and its options."""
     game_t = c.table(doc, "game")
     c.unknown_keys(game_t, GAME_KEYS, "game")
@@ -407,17 +424,18 @@ def _game_section(c: _Checker, doc: dict) -> tuple[GameInfo | None, int | None, 
         except GameConfigError as exc:
             c.error("game.players", str(exc))
             players = None
-    game_options: dict = {}
+    game_options: dict[str, Any] = {}
     raw_options = c.table(game_t, "options", "game")
     if info is not None:
         try:
             game_options = info.resolve_options(raw_options, players)
         except GameConfigError as exc:
-            c.error("game.options", str(exc))
+            for option, message in exc.problems:      # every bad option, each under its own key
+                c.error(f"game.options.{option}" if option else "game.options", message)
     return info, players, game_options
 
 
-def _tournament_section(c: _Checker, doc: dict, source: str) -> dict[str, Any]:
+def _tournament_section(c: _Checker, doc: dict[str, Any], source: str) -> dict[str, Any]:
     """``[tournament]``: format, size, seed and how the run is carried out."""
     t = c.table(doc, "tournament")
     c.unknown_keys(t, TOURNAMENT_KEYS, "tournament")
@@ -443,7 +461,7 @@ DRAWN_SEED = "drawn"
 SEED_HEX_DIGITS = 64  # a hex seed holds at most 256 bits
 
 
-def _seed(c: _Checker, t: dict) -> int | str | None:
+def _seed(c: _Checker, t: dict[str, Any]) -> int | str | None:
     """``tournament.seed``: an integer >= 0, a string of hex digits (lower-cased; how a
     128-bit seed is written in TOML), or none (or ``"drawn"``): None, drawn for the run."""
     value = t.get("seed", DRAWN_SEED)
@@ -459,7 +477,7 @@ def _seed(c: _Checker, t: dict) -> int | str | None:
     return c.integer(t, "seed", "tournament", None, minimum=0, maximum=2**63 - 1)
 
 
-def _time_section(c: _Checker, doc: dict) -> TimeControl:
+def _time_section(c: _Checker, doc: dict[str, Any]) -> TimeControl:
     tt = c.table(doc, "time")
     c.unknown_keys(tt, tuple(f.name for f in dataclasses.fields(TimeControl)), "time")
     d = TimeControl()
@@ -472,7 +490,7 @@ def _time_section(c: _Checker, doc: dict) -> TimeControl:
     )
 
 
-def _limits_section(c: _Checker, doc: dict) -> Limits:
+def _limits_section(c: _Checker, doc: dict[str, Any]) -> Limits:
     lt = c.table(doc, "limits")
     c.unknown_keys(lt, tuple(f.name for f in dataclasses.fields(Limits)), "limits")
     d = Limits()
@@ -485,7 +503,7 @@ def _limits_section(c: _Checker, doc: dict) -> Limits:
     )
 
 
-def _records_section(c: _Checker, doc: dict) -> Records:
+def _records_section(c: _Checker, doc: dict[str, Any]) -> Records:
     rt = c.table(doc, "records")
     c.unknown_keys(rt, ("transcripts", "stderr", "report"), "records")
     return Records(transcripts=c.string(rt, "transcripts", "records", "failed", KEEP_CHOICES),
@@ -493,7 +511,7 @@ def _records_section(c: _Checker, doc: dict) -> Records:
                    report=c.boolean(rt, "report", "records", True))
 
 
-def _executor_section(c: _Checker, doc: dict, config_dir: Path) -> ExecutorConfig:
+def _executor_section(c: _Checker, doc: dict[str, Any], config_dir: Path) -> ExecutorConfig:
     """``[executor]``: local tables (the default) or Ray actors on a cluster (docs/tournament.md,
     "Running on a cluster")."""
     et = c.table(doc, "executor")
@@ -526,7 +544,8 @@ def _executor_section(c: _Checker, doc: dict, config_dir: Path) -> ExecutorConfi
     )
 
 
-def _sandbox_limits(c: _Checker, table: dict, prefix: str, keys: tuple[str, ...], config_dir: Path) -> dict:
+def _sandbox_limits(c: _Checker, table: dict[str, Any], prefix: str, keys: tuple[str, ...],
+                    config_dir: Path) -> dict[str, Any]:
     """The sandbox keys of ``table`` that are given, checked (``[sandbox]`` or a bot's ``sandbox``)."""
     out: dict[str, Any] = {}
     for key in SANDBOX_LIMIT_KEYS:
@@ -557,7 +576,7 @@ def _sandbox_limits(c: _Checker, table: dict, prefix: str, keys: tuple[str, ...]
     return out
 
 
-def _sandbox_section(c: _Checker, doc: dict, config_dir: Path) -> SandboxSettings:
+def _sandbox_section(c: _Checker, doc: dict[str, Any], config_dir: Path) -> SandboxSettings:
     """``[sandbox]``: the sandbox every bot runs in, and its limits (docs/tournament.md, "Fair play")."""
     st = c.table(doc, "sandbox")
     c.unknown_keys(st, tuple(f.name for f in dataclasses.fields(SandboxSettings)), "sandbox")
@@ -565,7 +584,7 @@ def _sandbox_section(c: _Checker, doc: dict, config_dir: Path) -> SandboxSetting
     return SandboxSettings(kind=kind, **_sandbox_limits(c, st, "sandbox", BOT_SANDBOX_KEYS, config_dir))
 
 
-def _failures_section(c: _Checker, doc: dict) -> dict[str, FaultPolicy]:
+def _failures_section(c: _Checker, doc: dict[str, Any]) -> dict[str, FaultPolicy]:
     """``[failures.<class>]``: one policy per fault class, defaults for the classes not given."""
     ft = c.table(doc, "failures")
     c.unknown_keys(ft, FAULT_CLASSES, "failures")
@@ -583,8 +602,8 @@ def _failures_section(c: _Checker, doc: dict) -> dict[str, FaultPolicy]:
     return failures
 
 
-def _bots_section(c: _Checker, doc: dict, config_dir: Path
-                  ) -> tuple[list[BotConfig], list[dict], list[str], bool]:
+def _bots_section(c: _Checker, doc: dict[str, Any], config_dir: Path
+                  ) -> tuple[list[BotConfig], list[dict[str, Any]], list[str], bool]:
     """``[[bots]]``: every bot, its raw table, every valid name given (also of entries that are
     otherwise broken), and whether every entry became a bot (only then do the per-format bot
     counts mean something)."""
@@ -596,7 +615,7 @@ def _bots_section(c: _Checker, doc: dict, config_dir: Path
         c.error("bots", f"must be an array of tables ([[bots]]), got {_type_name(bot_list)}")
         return [], [], [], False
     bots: list[BotConfig] = []
-    raw_bots: list[dict] = []
+    raw_bots: list[dict[str, Any]] = []
     seen: dict[str, str] = {}
     for i, b in enumerate(bot_list):
         bot = _bot(c, b, f"bots[{i}]", config_dir, seen)
@@ -638,7 +657,7 @@ def _bot(c: _Checker, b: Any, key: str, config_dir: Path, seen: dict[str, str]) 
     return BotConfig(name, command, cwd, env, options, restart, key, sandbox)
 
 
-def _bot_command(c: _Checker, b: dict, key: str, config_dir: Path) -> tuple[str, ...]:
+def _bot_command(c: _Checker, b: dict[str, Any], key: str, config_dir: Path) -> tuple[str, ...]:
     command = b.get("command")
     if command is None:
         c.error(f"{key}.command", "missing (an array of strings: the program and its arguments, "
@@ -651,7 +670,7 @@ def _bot_command(c: _Checker, b: dict, key: str, config_dir: Path) -> tuple[str,
     return tuple(expand_placeholders(w, config_dir) for w in command)
 
 
-def _bot_env(c: _Checker, b: dict, key: str, config_dir: Path) -> tuple[tuple[str, str], ...]:
+def _bot_env(c: _Checker, b: dict[str, Any], key: str, config_dir: Path) -> tuple[tuple[str, str], ...]:
     env: list[tuple[str, str]] = []
     for name, value in c.table(b, "env", key).items():
         if not isinstance(value, str):
@@ -661,7 +680,7 @@ def _bot_env(c: _Checker, b: dict, key: str, config_dir: Path) -> tuple[tuple[st
     return tuple(env)
 
 
-def _bot_options(c: _Checker, b: dict, key: str) -> tuple[tuple[str, Any], ...]:
+def _bot_options(c: _Checker, b: dict[str, Any], key: str) -> tuple[tuple[str, Any], ...]:
     options: list[tuple[str, Any]] = []
     for name, value in c.table(b, "options", key).items():
         if isinstance(value, (dict, list)) or (isinstance(value, float) and value != value):
@@ -701,7 +720,7 @@ def _candidate(c: _Checker, fmt: str, candidate: str | None, names: list[str]) -
     return candidate
 
 
-def load_config(path: str | os.PathLike, overrides: dict | None = None) -> TournamentConfig:
+def load_config(path: str | os.PathLike[str], overrides: dict[str, Any] | None = None) -> TournamentConfig:
     """Read and validate a TOML file.  ``overrides`` maps dotted keys (``tournament.deals``)
     to values applied before validation, as the CLI options do."""
     path = Path(path)
@@ -727,7 +746,7 @@ def load_config(path: str | os.PathLike, overrides: dict | None = None) -> Tourn
 _INDEXED = re.compile(r"^(?P<name>[^\[\]]+)\[(?P<index>\d+)\]$")
 
 
-def apply_override(doc: dict, dotted: str, value: Any) -> None:
+def apply_override(doc: dict[str, Any], dotted: str, value: Any) -> None:
     """Set ``dotted`` (``tournament.deals``, ``bots[0].command``: a table key, or an array of
     tables and an index) in ``doc`` to ``value``."""
     *parents, last = dotted.split(".")

@@ -16,6 +16,7 @@ import dataclasses
 import math
 import statistics
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -87,7 +88,7 @@ class BotStanding:
     mean_rank: float | None = None
     win_share: float | None = None
     forfeits: int = 0
-    faults: dict = dataclasses.field(default_factory=dict)
+    faults: dict[str, int] = dataclasses.field(default_factory=dict)
     mu: float = 0.0
     sigma: float = 0.0
     ordinal: float = 0.0  # mu - 3 sigma: a conservative rating
@@ -97,11 +98,11 @@ class BotStanding:
     runner_us_mean: float | None = None  # the runner's own latency before this bot's requests
     disqualified: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
 
-def unit_seats(players: int, teams) -> list[tuple[int, ...]]:
+def unit_seats(players: int, teams: Sequence[Sequence[int]] | None) -> list[tuple[int, ...]]:
     return [tuple(t) for t in teams] if teams else [(s,) for s in range(players)]
 
 
@@ -118,12 +119,12 @@ class _Tally:
         self.ranks: dict[str, list[int]] = collections.defaultdict(list)
         self.wins: dict[str, float] = collections.defaultdict(float)
         # Games of one (table, deal) share their cards: one sample of the confidence interval.
-        self.groups: dict[str, dict[tuple, list[float]]] = collections.defaultdict(
+        self.groups: dict[str, dict[tuple[int, int], list[float]]] = collections.defaultdict(
             lambda: collections.defaultdict(list))
         self.think: dict[str, list[float]] = collections.defaultdict(list)
         self.overhead: dict[str, list[float]] = collections.defaultdict(list)
 
-    def add(self, rec: dict) -> None:
+    def add(self, rec: dict[str, Any]) -> None:
         bots = rec["bots"]
         unit_ranks = [max(rec["result"]["ranks"][s] for s in unit) for unit in self.units]
         self._results(rec, bots, unit_ranks)
@@ -134,7 +135,7 @@ class _Tally:
             for s, r in zip(unit, rated):
                 self.ratings[bots[s]] = r
 
-    def _results(self, rec: dict, bots: list[str], unit_ranks: list[int]) -> None:
+    def _results(self, rec: dict[str, Any], bots: list[str], unit_ranks: list[int]) -> None:
         first = sum(1 for r in unit_ranks if r == 1)  # a shared first place is a shared win
         for unit, rank in zip(self.units, unit_ranks):
             if rank == 1:
@@ -146,7 +147,7 @@ class _Tally:
             self.ranks[bot].append(result["ranks"][seat])
             self.groups[bot][(rec["table"], rec["deal"])].append(result["scores"][seat])
 
-    def _faults(self, rec: dict, bots: list[str]) -> None:
+    def _faults(self, rec: dict[str, Any], bots: list[str]) -> None:
         for seat, bot in enumerate(bots):
             st = self.per_bot[bot]
             if seat in rec.get("forfeited", []):
@@ -154,7 +155,7 @@ class _Tally:
             for cls, n in rec.get("fault_counts", [{}] * len(bots))[seat].items():
                 st.faults[cls] = st.faults.get(cls, 0) + n
 
-    def _timings(self, rec: dict, bots: list[str]) -> None:
+    def _timings(self, rec: dict[str, Any], bots: list[str]) -> None:
         for a in rec.get("actions", []):
             if a.get("by") in ("bot", "substitute") and "ms" in a:
                 self.think[bots[a["seat"]]].append(a["ms"])
@@ -184,7 +185,7 @@ class _Tally:
         return st
 
 
-def compute_standings(config: TournamentConfig, records: Iterable[dict],
+def compute_standings(config: TournamentConfig, records: Iterable[dict[str, Any]],
                       disqualified: dict[str, str] | None = None) -> list[BotStanding]:
     """Standings of every bot from the played records, best first.  Records are taken in
     schedule order, so the online rating does not depend on the order games finished in."""
@@ -196,9 +197,9 @@ def compute_standings(config: TournamentConfig, records: Iterable[dict],
     return sorted(standings, key=lambda s: (s.mean_score is None, -(s.mean_score or 0.0), -s.ordinal, s.name))
 
 
-def deal_rows(config: TournamentConfig, records: Iterable[dict]) -> list[dict]:
+def deal_rows(config: TournamentConfig, records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Results grouped by deal: each bot's mean score over the seatings of one (table, deal)."""
-    by_group: dict[tuple, dict] = {}
+    by_group: dict[tuple[int, int], dict[str, Any]] = {}
     for rec in sorted(records, key=lambda r: r["index"]):
         if rec.get("status") != "played":
             continue
@@ -232,7 +233,7 @@ class Margin:
         return self.ci95 is not None and abs(self.mean) > self.ci95
 
 
-def margin(deals: list[dict], bot: str | Sequence[str]) -> Margin:
+def margin(deals: list[dict[str, Any]], bot: str | Sequence[str]) -> Margin:
     """``Margin`` of ``bot`` (or of several bots together: partners, or copies of one program)
     from the per-deal rows of ``deals.json`` (``mean_scores`` per bot)."""
     side = [bot] if isinstance(bot, str) else list(bot)

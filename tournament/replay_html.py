@@ -20,12 +20,9 @@ is inline: the page fetches nothing.
 from __future__ import annotations
 
 import dataclasses
-import html
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-
-import orjson
 
 from trickcore.games import card_faces, get_game, replay
 
@@ -181,75 +178,22 @@ def build_replay(record: dict[str, Any], seats: Sequence[int] | None = None,
     }
 
 
-def _json_for_script(payload: Any) -> str:
-    """JSON safe inside a <script> element (no ``</``, no ``<!--``)."""
-    text = orjson.dumps(payload, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
-    return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-
-
 def replay_html(record: dict[str, Any], seats: Sequence[int] | None = None, omniscient: bool = True,
                 back: str | None = None) -> str:
     """The viewer page of one game (see :func:`build_replay`); ``back`` is an optional link (to
-    the tournament report) shown in the header."""
-    from tournament.html_assets import CARD_CSS, CARD_JS, CARD_SYMBOLS, REPLAY_CSS, REPLAY_JS, page_head
+    the tournament report) shown in the header.  Rendered from templates/replay.html.j2."""
+    from tournament.pages import render
 
     data = build_replay(record, seats, omniscient)
     title = f"{data['title']} – {data['job'] or 'game'}" + (f" (seed {data['seed']})" if data["seed"] is not None
                                                              else "")
-    back_link = f'<a class="back" href="{html.escape(back)}">← tournament report</a>' if back else ""
-    return ((page_head("trickcore replay viewer") + _BODY).replace("{{TITLE}}", html.escape(title))
-            .replace("{{CSS}}", CARD_CSS + REPLAY_CSS)
-            .replace("{{SYMBOLS}}", CARD_SYMBOLS)
-            .replace("{{BACK}}", back_link)
-            .replace("{{JS}}", CARD_JS + REPLAY_JS)
-            .replace("{{DATA}}", _json_for_script(data)))
+    return render("replay.html.j2", generator="trickcore replay viewer", title=title, back=back, data=data)
 
 
 def write_replay(record: dict[str, Any], out: str | Path, seats: Sequence[int] | None = None,
                  omniscient: bool = True, back: str | None = None) -> Path:
+    from tournament.pages import write_page
+
     path = Path(out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(replay_html(record, seats, omniscient, back), encoding="utf-8")
+    write_page(path, replay_html(record, seats, omniscient, back))
     return path
-
-
-# The page after page_head() (tournament/html_assets.py).
-_BODY = """<header>
-  {{BACK}}
-  <h1 id="title">{{TITLE}}</h1>
-  <p id="subtitle"></p>
-</header>
-<nav id="controls" aria-label="replay controls">
-  <fieldset id="views"><legend>View</legend></fieldset>
-  <div class="stepper">
-    <button type="button" id="first" title="first (Home)" aria-label="first">|◀</button>
-    <button type="button" id="prevtrick" title="previous trick (PageUp)" aria-label="previous trick">◀◀</button>
-    <button type="button" id="prev" title="back one decision (←)" aria-label="back">◀</button>
-    <button type="button" id="next" title="forward one decision (→)" aria-label="forward">▶</button>
-    <button type="button" id="nexttrick" title="next trick (PageDown)" aria-label="next trick">▶▶</button>
-    <button type="button" id="last" title="last (End)" aria-label="last">▶|</button>
-    <input type="range" id="slider" min="0" value="0" aria-label="decision">
-    <label>decision <input type="number" id="jump" min="0" value="0" aria-label="jump to decision"></label>
-    <span id="position" aria-live="polite"></span>
-  </div>
-  <p class="keys">Keys: ← → one decision, PageUp/PageDown a trick, Home/End, 0–9 choose the seat,
-    a the organiser's view.</p>
-</nav>
-<main>
-  <section id="tablearea" aria-label="the table">
-    <div id="banner" class="banner"></div>
-    <div id="trick" class="trick" aria-label="trick on the table"></div>
-    <div id="seats" class="seats"></div>
-  </section>
-  <aside>
-    <section id="step" aria-label="this decision"></section>
-    <section id="tricks" aria-label="tricks"></section>
-    <section id="details" aria-label="everything else in the view"></section>
-    <section id="timeline" aria-label="all decisions"><h2>Decisions</h2><ol id="steps"></ol></section>
-  </aside>
-</main>
-<script type="application/json" id="replay-data">{{DATA}}</script>
-<script>{{JS}}</script>
-</body>
-</html>
-"""

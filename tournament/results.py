@@ -28,7 +28,7 @@ import os
 import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO, cast
 
 import orjson
 
@@ -43,7 +43,7 @@ from tournament.schedule import (
     master_key,
     schedule_of_effective,
 )
-from tournament.wire import PROTOCOL_VERSION
+from trickcore.protocol import PROTOCOL_VERSION
 
 RESULTS_FILE = "results.jsonl"
 MANIFEST_FILE = "run.json"
@@ -59,8 +59,8 @@ class RecordError(ResumeError):
     """results.jsonl holds a line that is not the one record of a game of the run's schedule."""
 
 
-def _flatten(d: dict, prefix: str = "") -> dict:
-    out = {}
+def _flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for k, v in d.items():
         key = f"{prefix}.{k}" if prefix else str(k)
         if isinstance(v, dict):
@@ -70,8 +70,8 @@ def _flatten(d: dict, prefix: str = "") -> dict:
     return out
 
 
-def _comparable_config(effective: dict) -> dict:
-    eff = json.loads(json.dumps(effective, default=str))
+def _comparable_config(effective: dict[str, Any]) -> dict[str, Any]:
+    eff: dict[str, Any] = json.loads(json.dumps(effective, default=str))
     for section, key in RUN_ENVIRONMENT_KEYS:
         eff.get(section, {}).pop(key, None)
     return eff
@@ -101,7 +101,7 @@ def write_secret(out_dir: Path, key: bytes) -> Path:
     return path
 
 
-def read_secret(out_dir: Path, manifest: dict) -> bytes:
+def read_secret(out_dir: Path, manifest: dict[str, Any]) -> bytes:
     """The master key of a run whose seed was drawn, from ``seed.secret``; ResumeError when it is
     missing or is not the run's (run.json keeps a check of it)."""
     path = Path(out_dir) / SECRET_FILE
@@ -186,7 +186,7 @@ class RecordCheck:
                            f"once, with its job, seed and seating; a line that breaks this was not written by it (or "
                            f"comes from another run), and the folder is not used until that line is removed")
 
-    def __call__(self, number: int, record: Any) -> dict:
+    def __call__(self, number: int, record: Any) -> dict[str, Any]:
         job_id = record.get("job") if isinstance(record, dict) else None
         if not isinstance(job_id, str):
             raise self.refuse(number, "not a game record (no job id)")
@@ -215,10 +215,10 @@ class RecordCheck:
         elif status != "skipped":
             raise self.refuse(number, f"game {job_id!r} has status {status!r} (played or skipped)")
         self.line_of[job_id] = number
-        return record
+        return cast("dict[str, Any]", record)  # a dict: one with a job id got this far
 
 
-def read_manifest(out_dir: Path) -> dict:
+def read_manifest(out_dir: Path) -> dict[str, Any]:
     path = Path(out_dir) / MANIFEST_FILE
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
@@ -232,7 +232,7 @@ def read_manifest(out_dir: Path) -> dict:
     return manifest
 
 
-def run_schedule(out_dir: Path, manifest: dict | None = None) -> list[Job]:
+def run_schedule(out_dir: Path, manifest: dict[str, Any] | None = None) -> list[Job]:
     """The schedule of the run in ``out_dir``, rebuilt from run.json (and seed.secret when the
     seed was drawn), for checking its records wherever the folder is."""
     manifest = read_manifest(out_dir) if manifest is None else manifest
@@ -246,7 +246,7 @@ def run_schedule(out_dir: Path, manifest: dict | None = None) -> list[Job]:
         raise ResumeError(f"{Path(out_dir) / MANIFEST_FILE}: cannot rebuild the run's schedule: {exc}") from None
 
 
-def checked_records(out_dir: Path) -> Iterator[tuple[int, int, dict]]:
+def checked_records(out_dir: Path) -> Iterator[tuple[int, int, dict[str, Any]]]:
     """``(line number, byte offset, record)`` of every record of a run folder, one line at a time,
     each checked against the run's schedule (RecordCheck): RecordError (a ResumeError) at the
     first line that is not the one record of a scheduled game; a torn last line is left out."""
@@ -263,10 +263,10 @@ class ResultStore:
     def __init__(self, out_dir: Path):
         self.out_dir = Path(out_dir)
         self.path = self.out_dir / RESULTS_FILE
-        self._fh = None
+        self._fh: TextIO | None = None
         self.schedule: list[Job] = []  # the run's schedule, once open() has its master key
 
-    def open(self, config: TournamentConfig, resume: bool) -> dict[str, dict]:
+    def open(self, config: TournamentConfig, resume: bool) -> dict[str, dict[str, Any]]:
         """Prepare the folder; return the records already there (by job id) when resuming, each
         checked against the run's schedule (``self.schedule``)."""
         self.out_dir.mkdir(parents=True, exist_ok=True)
@@ -320,7 +320,7 @@ class ResultStore:
         self._fh = open(self.path, "a", encoding="utf-8")
         return records
 
-    def _master_key(self, config: TournamentConfig, manifest: dict | None) -> bytes:
+    def _master_key(self, config: TournamentConfig, manifest: dict[str, Any] | None) -> bytes:
         """The config's seed as a key; for a run without one, the secret drawn when it started
         (``manifest`` given: resuming) or drawn now and kept in seed.secret."""
         if config.seed is not None:
@@ -331,7 +331,7 @@ class ResultStore:
         write_secret(self.out_dir, key)
         return key
 
-    def append(self, record: dict) -> None:
+    def append(self, record: dict[str, Any]) -> None:
         # orjson: a record holds every action of the game, and the standard encoder would
         # cost a noticeable share of the runner's time per game.
         try:
@@ -339,6 +339,7 @@ class ResultStore:
                                 | orjson.OPT_APPEND_NEWLINE).decode()
         except TypeError:  # e.g. an integer beyond 64 bits
             line = json.dumps(record, sort_keys=True, separators=(",", ":"), default=str) + "\n"
+        assert self._fh is not None  # open() comes first
         self._fh.write(line)
         self._fh.flush()
         os.fsync(self._fh.fileno())
@@ -349,14 +350,14 @@ class ResultStore:
             self._fh = None
 
 
-def read_results(out_dir: Path) -> list[dict]:
+def read_results(out_dir: Path) -> list[dict[str, Any]]:
     """All records of a results folder, in schedule order, each checked against the run's
     schedule (RecordError, a ResumeError, names the first line that is not the one record of a
     scheduled game); a torn last line is left out."""
     return sorted((record for _, _, record in checked_records(Path(out_dir))), key=lambda r: r["index"])
 
 
-def comparable(record: dict) -> dict:
+def comparable(record: dict[str, Any]) -> dict[str, Any]:
     """A record without its timing-dependent fields: equal for two runs of the same games."""
     out = {k: v for k, v in record.items() if k not in TIMING_FIELDS}
     if "actions" in out:
@@ -364,7 +365,7 @@ def comparable(record: dict) -> dict:
     return out
 
 
-def write_csv(path: Path, header: list[str], rows: Iterable[list]) -> None:
+def write_csv(path: Path, header: list[str], rows: Iterable[list[Any]]) -> None:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(header)
@@ -372,5 +373,5 @@ def write_csv(path: Path, header: list[str], rows: Iterable[list]) -> None:
     path.write_text(buf.getvalue(), encoding="utf-8")
 
 
-def write_json(path: Path, payload) -> None:
+def write_json(path: Path, payload: Any) -> None:
     path.write_text(json.dumps(payload, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")

@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tournament.config import DRAWN_SEED, TournamentConfig
+from trickcore.game import GameInfo
 from trickcore.games import get_game
 
 FULL_PERMUTATIONS_UP_TO = 4
@@ -58,7 +59,7 @@ class Job:
     seating: int  # index into the table's seat rotations
     bots: tuple[str, ...]  # bot name per seat
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"index": self.index, "job": self.job_id, "table": self.table, "deal": self.deal,
                 "seed": self.seed, "seating": self.seating, "bots": list(self.bots)}
 
@@ -201,7 +202,7 @@ def schedule_of_effective(effective: dict[str, Any], key: bytes | None, scheme: 
                  names, t.get("candidate"), seed_of)
 
 
-def _jobs(info: Any, players: int, fmt: str, deals: int, names: list[str], candidate: str | None,
+def _jobs(info: GameInfo, players: int, fmt: str, deals: int, names: list[str], candidate: str | None,
           seed_of: Callable[[int], int]) -> list[Job]:
     teams = info.teams(players) if info.teams is not None else None
     rotations = seat_rotations(players, teams)

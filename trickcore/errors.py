@@ -10,7 +10,13 @@ class IllegalActionError(TrickcoreError, ValueError):
 
 
 class GameConfigError(TrickcoreError, ValueError):
-    """Unknown game, bad player count or bad option."""
+    """Unknown game, bad player count or bad option.  ``problems`` holds every problem found, as
+    (option name or "", message) pairs, where one check found several (the options of a game:
+    all of them are reported at once); the message joins them."""
+
+    def __init__(self, message: str, problems: list[tuple[str, str]] | None = None):
+        super().__init__(message)
+        self.problems: list[tuple[str, str]] = problems if problems is not None else [("", message)]
 
 
 class CoreError(TrickcoreError, ValueError):

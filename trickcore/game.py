@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import difflib
 import json
 import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
@@ -128,8 +129,10 @@ class OptionSpec:
             if not isinstance(value, str):
                 raise GameConfigError(f"option {self.name!r} must be a string, got {value!r}")
         if self.choices is not None and value not in self.choices:
+            hint = difflib.get_close_matches(str(value), [str(c) for c in self.choices], n=1)
             raise GameConfigError(
-                f"option {self.name!r} must be one of {', '.join(map(str, self.choices))}; got {value!r}")
+                f"option {self.name!r} must be one of {', '.join(map(str, self.choices))}; got {value!r}"
+                + (f" (did you mean {hint[0]!r}?)" if hint else ""))
         return value
 
 
@@ -214,15 +217,22 @@ class GameInfo:
         options = dict(options or {})
         if not all(isinstance(key, str) for key in options):
             raise GameConfigError(f"option names of {self.name!r} are strings; got {sorted(map(repr, options))}")
-        known = {o.name: o for o in self.options}
-        unknown = sorted(set(options) - set(known))
-        if unknown:
-            raise GameConfigError(
-                f"game {self.name!r} has no option {unknown[0]!r}; options are: "
-                f"{', '.join(sorted(known)) or '(none)'}")
+        # Every problem at once, each with the option it is about, as the config's own keys are
+        # reported (tournament/config.py).
+        problems: list[tuple[str, str]] = []
+        known = sorted(o.name for o in self.options)
+        for name in sorted(set(options) - set(known)):
+            hint = difflib.get_close_matches(name, known, n=1)
+            problems.append((name, f"game {self.name!r} has no option {name!r}" + (
+                f" (did you mean {hint[0]!r}?)" if hint else f"; options are: {', '.join(known) or '(none)'}")))
         out = {}
         for spec in self.options:
-            out[spec.name] = spec.check(options.get(spec.name, spec.default))
+            try:
+                out[spec.name] = spec.check(options.get(spec.name, spec.default))
+            except GameConfigError as exc:
+                problems.append((spec.name, str(exc)))
+        if problems:
+            raise GameConfigError("; ".join(message for _, message in problems), problems)
         if self.validate is not None:
             self.validate(out)
         return out

@@ -54,9 +54,13 @@ def test_bad_player_count():
 def test_bad_game_option():
     doc = quick_doc(bots(2))
     doc["game"]["options"] = {"bids": "yes"}
-    assert problems(doc) == ["game.options: option 'bids' must be true or false, got 'yes'"]
+    assert problems(doc) == ["game.options.bids: option 'bids' must be true or false, got 'yes'"]
     doc["game"]["options"] = {"colour": 1}
-    assert problems(doc) == ["game.options: game 'toy-tricks' has no option 'colour'; options are: bids"]
+    assert problems(doc) == ["game.options.colour: game 'toy-tricks' has no option 'colour'; options are: bids"]
+    # Every bad option at once, each under its key, with a close name offered (as for the config's keys).
+    doc["game"]["options"] = {"bid": True, "colour": 1}
+    assert problems(doc) == ["game.options.bid: game 'toy-tricks' has no option 'bid' (did you mean 'bids'?)",
+                             "game.options.colour: game 'toy-tricks' has no option 'colour'; options are: bids"]
 
 
 def test_too_many_bots_for_duplicate():

@@ -54,11 +54,11 @@ def test_tournament_writes_the_report_and_its_environment(run):
 
 
 def test_report_figures_are_the_runner_standings(run):
-    from tournament.report import _aggregate, _Bot, _scan, _Shape
+    from tournament.report_data import Bot, Shape, aggregate, scan
     from trickcore.games import get_game
 
-    games, timing = _scan(run)
-    agg = _aggregate(_Shape(get_game("beim-jupiter"), 3, [_Bot(n) for n in ("heuristic", "random", "mock")]),
+    games, timing = scan(run)
+    agg = aggregate(Shape(get_game("beim-jupiter"), 3, [Bot(n) for n in ("heuristic", "random", "mock")]),
                      games, timing, {})
     expected = {s["name"]: s for s in json.loads((run / "standings.json").read_text())["standings"]}
     assert [s.name for s in agg.standings] == list(expected)
