@@ -48,10 +48,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 from tournament.config import BUNDLED_BOTS_DIR, parse_config
 from trickcore import tables
+
+_T = TypeVar("_T")
 
 # The echo side of the floor: written like the random bot (line iteration over sys.stdin,
 # write and flush), measuring its own time per line the same way.
@@ -168,9 +172,11 @@ def measure_floor(concurrency: int = 1, exchanges: int = 4000, warmup: int = 300
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
                for i in range(concurrency)]
     for d in drivers:
+        assert d.stdout is not None  # PIPE
         if d.stdout.readline().strip() != "ready":
             raise RuntimeError("floor driver failed to start")
     for d in drivers:
+        assert d.stdin is not None  # PIPE
         d.stdin.write("go\n")
         d.stdin.flush()
     reports = []
@@ -309,7 +315,7 @@ class SandboxCost:
         """Sandboxed over plain decisions per second (1 = free)."""
         return self.sandboxed_decisions_per_s / self.plain_decisions_per_s
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"games": self.games, "decisions": self.decisions,
                 "decisions_per_s": {"none": round(self.plain_decisions_per_s, 1),
                                     "bwrap": round(self.sandboxed_decisions_per_s, 1)},
@@ -341,7 +347,8 @@ def measure_startup(sandbox: str, starts: int = 10) -> float:
 
 
 def measure_sandbox_cost(games: int = 40, repeat: int = 3, game: str | None = None, players: int | None = None,
-                         concurrency: int = 1, starts: int = 10, progress=None) -> SandboxCost:
+                         concurrency: int = 1, starts: int = 10,
+                         progress: Callable[[str], None] | None = None) -> SandboxCost:
     """The tournament of ``measure_runner`` and a bot's start-up, without and with the sandbox in
     alternation, ``repeat`` times each (the medians are kept)."""
     runs = []
@@ -400,7 +407,7 @@ class BenchRow:
     def cpu_ratio(self) -> float:
         return self.runner.cpu_us / self.floor.driver_cpu_us
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         r, f = self.runner, self.floor
         return {"concurrency": self.concurrency, "event_delivery": self.delivery, "cpu_affinity": self.affinity,
                 "games": r.games, "decisions": r.decisions, "decisions_per_s": round(r.decisions_per_s, 1),
@@ -415,14 +422,15 @@ class BenchRow:
                 "min_referees_us": [round(x, 1) for x in self.referees_us]}
 
 
-def _median_by(items, key):
+def _median_by(items: Iterable[_T], key: Callable[[_T], float]) -> _T:
     ordered = sorted(items, key=key)
     return ordered[(len(ordered) - 1) // 2]
 
 
-def run(concurrencies=(1, 2), deliveries=("on-request",), affinities=("none", "table"), games: int = 40,
-        repeat: int = 3, exchanges: int = 4000, game: str | None = None, players: int | None = None,
-        progress=None) -> list[BenchRow]:
+def run(concurrencies: Sequence[int] = (1, 2), deliveries: Sequence[str] = ("on-request",),
+        affinities: Sequence[str] = ("none", "table"), games: int = 40, repeat: int = 3, exchanges: int = 4000,
+        game: str | None = None, players: int | None = None,
+        progress: Callable[[str], None] | None = None) -> list[BenchRow]:
     """Every combination; within one, floor and runner alternate ``repeat`` times (medians)."""
     rows = []
     for affinity in affinities:

@@ -42,6 +42,7 @@ from trickcore.games import new_game
 class _Bot:
     def __init__(self, command: list[str], env: dict[str, str]):
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        assert self.proc.stdin is not None and self.proc.stdout is not None  # PIPE
         self.fin, self.fout = self.proc.stdin.fileno(), self.proc.stdout.fileno()
         self.poller = select.poll()
         self.poller.register(self.fout, select.POLLIN | select.POLLHUP)

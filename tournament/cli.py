@@ -22,6 +22,8 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import click
 from rich.console import Console
@@ -36,7 +38,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from tournament.config import ConfigError, load_config, parse_config
+from tournament.config import ConfigError, TournamentConfig, load_config, parse_config
 from tournament.report import capture_environment, finish_run, report_command
 from tournament.results import MANIFEST_FILE, RESULTS_FILE, ResultsFile, ResumeError, checked_records
 from tournament.runner import RunSummary, format_standings, format_throughput, run_tournament
@@ -47,8 +49,11 @@ if sys.version_info >= (3, 11):
 else:  # Python 3.10: the same parser, as a package
     import tomli as tomllib
 
+if TYPE_CHECKING:
+    from trickcore.game import GameState
 
-def _seed_value(ctx, param, text: str | None) -> int | str | None:
+
+def _seed_value(ctx: click.Context, param: click.Parameter, text: str | None) -> int | str | None:
     """``--seed``: decimal digits are an integer, anything else a string for tournament.seed to
     check (hex digits, or "drawn")."""
     if text is None:
@@ -56,14 +61,14 @@ def _seed_value(ctx, param, text: str | None) -> int | str | None:
     return int(text) if text.isdigit() else text
 
 
-def _warn_seed(config) -> None:
+def _warn_seed(config: TournamentConfig) -> None:
     """A master seed small enough for a bot to search: say so before anything is played."""
     warning = weak_seed_warning(config.seed)
     if warning:
         click.echo(f"warning: {warning}", err=True)
 
 
-def _parse_value(text: str):
+def _parse_value(text: str) -> Any:
     """A --set value in TOML syntax (``3``, ``true``, ``"x"``, ``[1, 2]``); bare words are strings."""
     try:
         return tomllib.loads(f"v = {text}")["v"]
@@ -80,7 +85,7 @@ class _Progress:
 
     WIDTH = 24
 
-    def __init__(self, quiet: bool, stream=None, tty: bool | None = None):
+    def __init__(self, quiet: bool, stream: TextIO | None = None, tty: bool | None = None) -> None:
         self.quiet = quiet
         self.stream = stream if stream is not None else sys.stderr
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)()) if tty is None else tty
@@ -112,7 +117,7 @@ class _Progress:
         elapsed = time.monotonic() - self.start
         return self.decisions / elapsed if elapsed > 0 else 0.0
 
-    def __call__(self, done: int, total: int, record: dict) -> None:
+    def __call__(self, done: int, total: int, record: dict[str, Any]) -> None:
         if self.quiet:
             return
         if self.base is None:
@@ -156,7 +161,7 @@ def _clock(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
-def _interrupt(signum, frame):
+def _interrupt(signum: int, frame: FrameType | None) -> NoReturn:
     raise KeyboardInterrupt
 
 
@@ -189,7 +194,8 @@ def _report(summary: RunSummary, quiet: bool) -> int:
     return 1 if summary.errors else 0
 
 
-def _run(config, out, resume, quiet, check_bots, html_report=True) -> int:
+def _run(config: TournamentConfig, out: str | Path | None, resume: bool, quiet: bool, check_bots: bool,
+         html_report: bool = True) -> int:
     _warn_seed(config)
     progress = _Progress(quiet)
     _install_sigterm()
@@ -235,13 +241,16 @@ def _run(config, out, resume, quiet, check_bots, html_report=True) -> int:
 @click.option("--address", metavar="ADDRESS",
               help='Ray cluster to join (overrides executor.address; implies --executor ray): "auto", host:port, '
                    'or "" to start Ray on this machine.')
-def tournament_command(config_path, resume, fresh, out, concurrency, deals, seed, settings, check, no_preflight,
-                       quiet, no_report, executor, sandbox_kind, address):
+def tournament_command(config_path: str, resume: bool, fresh: bool, out: str | None, concurrency: int | None,
+                       deals: int | None, seed: int | str | None, settings: tuple[str, ...], check: bool,
+                       no_preflight: bool, quiet: bool, no_report: bool, executor: str | None,
+                       sandbox_kind: str | None, address: str | None) -> None:
     """Run the tournament described by CONFIG.toml (see docs/tournament.md)."""
     if resume and fresh:
         raise click.UsageError("--resume continues the run in the output folder, --fresh starts another: "
                                "choose one")
-    overrides = {}
+    overrides: dict[str, Any] = {}
+    value: int | str | None  # a --set value here, an option's value below
     for item in settings:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
@@ -313,8 +322,9 @@ def move_aside(folder: Path) -> Path | None:
 @click.option("--sandbox", "sandbox_kind", type=click.Choice(["bwrap", "none"]),
               help='Run each bot in a bubblewrap sandbox (bwrap, the default on Linux) or, on purpose, in none '
                    '(overrides sandbox.kind; docs/tournament.md, "Fair play").')
-def match_command(game, commands, players, deals, fmt, seed, decision_ms, game_options, out, concurrency,
-                  sandbox_kind):
+def match_command(game: str, commands: tuple[str, ...], players: int | None, deals: int, fmt: str, seed: int,
+                  decision_ms: float, game_options: tuple[str, ...], out: str | None, concurrency: int,
+                  sandbox_kind: str | None) -> None:
     """Quick match of GAME between bots given as shell-quoted commands, e.g.
     trickcore match beim-jupiter "python my_bot.py" "{python} {bots}/random_bot.py".
     With fewer commands than seats the commands are reused in turn."""
@@ -334,13 +344,13 @@ def match_command(game, commands, players, deals, fmt, seed, decision_ms, game_o
         click.echo(f"error: {len(commands)} bots do not fit {players} seats in a duplicate match; "
                    f"use --format round-robin", err=True)
         sys.exit(2)
-    bots = []
+    bots: list[dict[str, Any]] = []
     for i in range(seats):
         argv = shlex.split(commands[i % len(commands)])
         # Name a bot after its program: the last word that is not a flag ("python bot.py" -> bot).
         words = [w for w in argv if not w.startswith("-")] or ["bot"]
         bots.append({"name": f"p{i + 1}-{Path(words[-1]).stem}", "command": argv})
-    doc = {"game": {"name": game, "players": players,
+    doc: dict[str, Any] = {"game": {"name": game, "players": players,
                     "options": {k: _parse_value(v) for k, _, v in (o.partition("=") for o in game_options)}},
            "tournament": {"name": "match", "format": fmt, "deals": deals, "seed": seed,
                           "concurrency": concurrency,
@@ -369,7 +379,9 @@ def match_command(game, commands, players, deals, fmt, seed, decision_ms, game_o
 @click.option("--sandbox", "sandbox_kind", type=click.Choice(["bwrap", "none"]),
               help='Run each bot in a bubblewrap sandbox (bwrap, the default on Linux) or, on purpose, in none '
                    '(overrides sandbox.kind; docs/tournament.md, "Fair play").')
-def compliance_command(command, game, players, games, startup_ms, decision_ms, bot_options, out, sandbox_kind):
+def compliance_command(command: tuple[str, ...], game: str | None, players: int | None, games: int, startup_ms: float,
+                       decision_ms: float, bot_options: tuple[str, ...], out: str | None,
+                       sandbox_kind: str | None) -> None:
     """Check that the bot started by BOT_CMD speaks the protocol (docs/protocol.md): handshake,
     options, readiness, unknown commands ignored, legal and timely answers, quit."""
     from tournament.compliance import default_game, run_compliance
@@ -398,7 +410,7 @@ def compliance_command(command, game, players, games, startup_ms, decision_ms, b
     sys.exit(0 if report.ok else 1)
 
 
-def _load_record(path: str, job: str | None) -> dict:
+def _load_record(path: str, job: str | None) -> dict[str, Any]:
     """A game record from results.jsonl (``--job`` picks one; default the first) or a JSON file
     holding one record (a results line, or a bare ``GameState.to_record()``).  The results.jsonl
     of a run folder (run.json beside it) is read as every reader of a run reads it: each game
@@ -436,7 +448,7 @@ def _load_record(path: str, job: str | None) -> dict:
 @click.option("--json", "as_json", is_flag=True,
               help="Print the views as JSON (every seat's at the start; with --seat the seat's before each of its "
                    "decisions) instead of the hands and the tricks.")
-def replay_command(path, job, seat, html_out, as_json):
+def replay_command(path: str, job: str | None, seat: int | None, html_out: str | None, as_json: bool) -> None:
     """Replay a recorded game from its record alone and print it action by action."""
     from trickcore.games import replay
 
@@ -468,7 +480,7 @@ def replay_command(path, job, seat, html_out, as_json):
                + (f", forfeited seats {record['forfeited']}" if record.get("forfeited") else ""))
 
 
-def _action_line(number: int, state, bots: list[str], text: str, meta: dict) -> str:
+def _action_line(number: int, state: GameState, bots: list[str], text: str, meta: dict[str, Any]) -> str:
     mover = state.current_player()
     how = meta.get("by", "")
     timing = f", {meta['ms']:.1f} ms" if "ms" in meta else ""
@@ -477,11 +489,11 @@ def _action_line(number: int, state, bots: list[str], text: str, meta: dict) -> 
             f"{f'  [{how}{timing}{rejected}]' if how else ''}")
 
 
-def _hand_line(view: dict) -> str:
+def _hand_line(view: dict[str, Any]) -> str:
     return " ".join(map(str, view.get("hand") or [])) or "-"
 
 
-def _trick_line(view: dict, before, bots: list[str]) -> str | None:
+def _trick_line(view: dict[str, Any], before: Any, bots: list[str]) -> str | None:
     """The trick a view's ``last_trick`` shows, if it is a new one: its cards and who won it."""
     trick = view.get("last_trick")
     if not trick or trick == before:
@@ -492,7 +504,8 @@ def _trick_line(view: dict, before, bots: list[str]) -> str | None:
     return f"      trick: {' '.join(map(str, trick.get('cards', [])))}  won by {won}"
 
 
-def _replay_omniscient(state, history: list[str], actions: list[dict], bots: list[str], as_json: bool) -> None:
+def _replay_omniscient(state: GameState, history: list[str], actions: list[dict[str, Any]], bots: list[str],
+                       as_json: bool) -> None:
     """Every seat's hand (or with ``as_json`` its whole view) at the start and after each new
     deal, then every action with how it was made, and who won each trick."""
     def show_hands(label: str) -> None:
@@ -519,7 +532,7 @@ def _replay_omniscient(state, history: list[str], actions: list[dict], bots: lis
         sizes = now
 
 
-def _replay_as_seat(state, seat: int, history: list[str], actions: list[dict], bots: list[str],
+def _replay_as_seat(state: GameState, seat: int, history: list[str], actions: list[dict[str, Any]], bots: list[str],
                     as_json: bool = False) -> None:
     """What ``seat`` was shown, in order: its own decisions with the view and options it had,
     and the events it may see (GameState.events_for, the same stream its bot was sent).
@@ -571,8 +584,9 @@ def _replay_as_seat(state, seat: int, history: list[str], actions: list[dict], b
 @click.option("--sandbox-cost/--no-sandbox-cost", default=True, show_default=True,
               help="Also play the tournament with and without the bots' sandbox and time a bot's start-up.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-def bench_runner_command(games, repeat, exchanges, concurrencies, delivery, affinity, game, players, sandbox_cost,
-                         as_json):
+def bench_runner_command(games: int, repeat: int, exchanges: int, concurrencies: tuple[int, ...], delivery: str,
+                         affinity: str, game: str | None, players: int | None, sandbox_cost: bool,
+                         as_json: bool) -> None:
     """Benchmark the runner: decisions per second and runner overhead per decision with the
     bundled random bot over pipes, against a pipe ping-pong floor measured in the same run
     (definitions: docs/tournament.md, "Performance")."""
@@ -609,7 +623,8 @@ def bench_runner_command(games, repeat, exchanges, concurrencies, delivery, affi
 @click.option("--game", "games", multiple=True, help="Only this game's demo (repeatable).")
 @click.option("--deals", type=click.IntRange(min=1), help="Override each demo's number of deals.")
 @click.option("--out", type=click.Path(file_okay=False), help="Keep each run in OUT/<game> (default: temporary).")
-def demo_standings_command(configs_dir, games, deals, out):
+def demo_standings_command(configs_dir: str | None, games: tuple[str, ...], deals: int | None,
+                           out: str | None) -> None:
     """Run every per-game demo tournament (configs/demo*.toml) and print the standings as one
     markdown table: game, bot, mean score with 95% confidence interval, win share, games."""
     from tournament import demos
@@ -633,7 +648,7 @@ def demo_standings_command(configs_dir, games, deals, out):
 @click.command("margin")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
 @click.argument("bots", nargs=-1, required=True, metavar="BOT...")
-def margin_command(run_dir, bots):
+def margin_command(run_dir: str, bots: tuple[str, ...]) -> None:
     """How far BOT scored above the other bots at its table, per deal, with a 95% interval
     (from RUN_DIR/deals.json of a duplicate or gauntlet run).  Several BOTs (partners) are
     taken together: their mean against the mean of the rest."""

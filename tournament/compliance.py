@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import tempfile
 import time
+from typing import Any
 
 from tournament import wire
 from tournament.config import FAULT_CLASSES, ConfigError, TournamentConfig, parse_config
@@ -48,7 +49,7 @@ def default_game() -> str:
 
 
 def run_compliance(command: list[str], game: str | None = None, players: int | None = None, games: int = 2,
-                   startup_ms: float = 10000, decision_ms: float = 5000, options: dict | None = None,
+                   startup_ms: float = 10000, decision_ms: float = 5000, options: dict[str, Any] | None = None,
                    out_dir: str | None = None, sandbox: str | None = None) -> ComplianceReport:
     """Check the bot started by ``command``.  The games' records and transcripts go to
     ``out_dir`` when one is given (and stay there); otherwise to a temporary folder that is
@@ -61,7 +62,7 @@ def run_compliance(command: list[str], game: str | None = None, players: int | N
 
 
 def _run_compliance(command: list[str], game: str | None, players: int | None, games: int, startup_ms: float,
-                    decision_ms: float, options: dict | None, out_dir: str, kept: bool,
+                    decision_ms: float, options: dict[str, Any] | None, out_dir: str, kept: bool,
                     sandbox: str | None = None) -> ComplianceReport:
     config = _compliance_config(command, game, players, games, startup_ms, decision_ms, options, out_dir, sandbox)
     try:  # the bot runs sandboxed as in a tournament, or the check says why it cannot
@@ -79,7 +80,7 @@ def _run_compliance(command: list[str], game: str | None, players: int | None, g
 
 
 def _compliance_config(command: list[str], game: str | None, players: int | None, games: int, startup_ms: float,
-                       decision_ms: float, options: dict | None, out_dir: str,
+                       decision_ms: float, options: dict[str, Any] | None, out_dir: str,
                        sandbox: str | None = None) -> TournamentConfig:
     """A round robin of the bot against copies of itself that counts every fault and keeps asking."""
     game = game or default_game()
@@ -126,6 +127,7 @@ def _session_checks(config: TournamentConfig) -> list[Check]:
         except BotFault as fault:
             checks.append(Check("unknown commands", False, f"after an unknown command: {fault.detail}"))
         session.send(wire.quit_())
+        assert session.process is not None  # spawned above
         deadline = time.perf_counter() + config.time.shutdown_ms / 1000
         while session.process.alive() and time.perf_counter() < deadline:
             time.sleep(0.01)
@@ -137,7 +139,8 @@ def _session_checks(config: TournamentConfig) -> list[Check]:
     return checks
 
 
-def _game_checks(config: TournamentConfig, summary: RunSummary, records: list[dict], kept: bool) -> list[Check]:
+def _game_checks(config: TournamentConfig, summary: RunSummary, records: list[dict[str, Any]],
+                 kept: bool) -> list[Check]:
     """Whole games against copies of itself: legal, timely answers; no unknown lines or stale replies."""
     checks: list[Check] = []
     faults = [f for r in records for f in r.get("faults", [])]

@@ -24,8 +24,7 @@ from trickcore.games import get_game
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # Python 3.10: the same parser, as a package
-    # tomli ships its types, but is only installed under Python 3.10, not where mypy may run:
-    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+    import tomli as tomllib
 
 FORMATS = ("round-robin", "duplicate", "gauntlet")
 FAULT_CLASSES = ("handshake", "protocol", "illegal", "timeout", "crash", "flood", "garbage", "limit")

@@ -21,8 +21,7 @@ from tournament.ratings import BotStanding
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # Python 3.10: the same parser, as a package
-    # tomli ships its types, but is only installed under Python 3.10, not where mypy may run:
-    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+    import tomli as tomllib
 
 CONFIGS_DIR = Path(__file__).resolve().parents[1] / "configs"  # the checkout's
 

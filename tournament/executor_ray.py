@@ -32,7 +32,9 @@ import socket
 import threading
 import time
 import traceback
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import ray
 
@@ -40,7 +42,12 @@ from tournament.checks import disqualifications, fault_totals, preflight
 from tournament.config import ConfigError, TournamentConfig, expand_placeholders, parse_config
 from tournament.match import RECORD_FORMAT, GameAborted, Table
 from tournament.process import kill_all
+from tournament.results import ProgressCallback
 from tournament.schedule import Job
+
+#: The runner's run (tournament.runner._TournamentRun), which hands itself to the executor; not
+#: imported, since the runner imports this module.
+_TournamentRun = Any
 
 
 def _version() -> str:
@@ -50,7 +57,7 @@ def _version() -> str:
         return "unknown"
 
 
-def worker_config(doc: dict, source: str, config_dir: str, shipped: str | None) -> TournamentConfig:
+def worker_config(doc: dict[str, Any], source: str, config_dir: str, shipped: str | None) -> TournamentConfig:
     """The tournament's config as a worker sees it: the effective config parsed again on the
     node, so that ``{python}`` and ``{bots}`` are this node's interpreter and bundled bots.
     ``{config_dir}`` is the driver's folder of the config, or, when that folder was shipped
@@ -68,15 +75,17 @@ class TableWorker:
     ``interrupt`` run in a control group of their own, so the runner reaches a table that is
     in the middle of a batch."""
 
-    def __init__(self, doc: dict, source: str, config_dir: str, shipped: str | None, fingerprint: str,
+    def __init__(self, doc: dict[str, Any], source: str, config_dir: str, shipped: str | None, fingerprint: str,
                  totals: dict[str, dict[str, int]], disqualified: dict[str, str]) -> None:
         context = ray.get_runtime_context()
         self.node = context.get_node_id()
-        self.worker = context.get_actor_id()[:12]
+        actor_id = context.get_actor_id()
+        assert actor_id is not None  # this runs in an actor
+        self.worker = actor_id[:12]
         self.problems: list[str] = []
         self.stop = threading.Event()
         self.lock = threading.Lock()
-        self.totals: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+        self.totals: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
         for bot, counts in totals.items():
             self.totals[bot].update(counts)
         self.disqualified = dict(disqualified)
@@ -92,7 +101,7 @@ class TableWorker:
             return
         self.table = Table(self.config, None, self.stop, node=self.node, collect_files=True)
 
-    def hello(self) -> dict:
+    def hello(self) -> dict[str, Any]:
         """Where this table runs, and any problem with the config on its node."""
         return {"node": self.node, "host": socket.gethostname(), "pid": os.getpid(), "worker": self.worker,
                 "version": _version(), "problems": self.problems}
@@ -104,7 +113,7 @@ class TableWorker:
         except ConfigError as exc:
             return list(exc.problems), []
 
-    def play(self, jobs: list[Job]):
+    def play(self, jobs: list[Job]) -> Iterator[tuple[str, str, dict[str, Any] | str, dict[str, str]]]:
         """Play the batch; yield ``(kind, job id, payload, files)`` as each game ends: ``played``
         with its record, ``skipped`` (a bot disqualified), or ``error`` (a runner error)."""
         assert self.table is not None
@@ -154,13 +163,14 @@ class TableWorker:
             self.table.close()
 
 
-RemoteTableWorker = ray.remote(concurrency_groups={"control": 1})(TableWorker)
+# Any: Ray's types cover neither the concurrency_groups option nor calls to the actor's methods.
+RemoteTableWorker: Any = ray.remote(concurrency_groups={"control": 1})(TableWorker)  # type: ignore[call-overload, unused-ignore]
 
 
 @dataclasses.dataclass
 class _Batch:
     jobs: list[Job]
-    stream: object  # the ray.ObjectRefGenerator of TableWorker.play
+    stream: ray.ObjectRefGenerator  # of TableWorker.play
     left: list[str]  # job ids not yet reported, in order
 
 
@@ -168,8 +178,8 @@ class _Batch:
 class _Slot:
     """A table: its actor, whether it has said hello, its batches in flight."""
 
-    actor: object
-    hello: object  # the ObjectRef of hello(), until it is answered
+    actor: Any  # the ray ActorHandle of a TableWorker (Ray's types do not cover its methods' .remote)
+    hello: ray.ObjectRef[dict[str, Any]] | None  # the ObjectRef of hello(), until it is answered
     created: float
     node: str = ""
     host: str = ""
@@ -192,7 +202,7 @@ class RayExecutor:
         self.connected = False
         self.owns_ray = False  # this executor called ray.init, so it calls ray.shutdown
         self.shipped: str | None = None  # the config's folder inside working_dir, if it is shipped
-        self.runtime_env: dict = {}  # for each actor (empty when the job ships working_dir)
+        self.runtime_env: dict[str, str] = {}  # for each actor (empty when the job ships working_dir)
         self.queue: collections.deque[Job] = collections.deque()
         self.attempts: collections.Counter[str] = collections.Counter()
         self.accounted: set[str] = set()  # job ids recorded, skipped or given up on
@@ -201,7 +211,7 @@ class RayExecutor:
         self.progress_at = time.monotonic()  # when a table last said hello or a game last came back
 
     # ---- the run's hooks --------------------------------------------------------------------
-    def preflight(self, run) -> list[str]:
+    def preflight(self, run: _TournamentRun) -> list[str]:
         """Start each bot once on a table of the cluster (the bots must start where the games
         are played); that table then plays as the first one."""
         self._connect()
@@ -221,14 +231,14 @@ class RayExecutor:
             self.close()  # the run stops on them
         return [f"{where}: {w}" for w in warnings]
 
-    def start(self, run) -> None:
+    def start(self, run: _TournamentRun) -> None:
         self._connect()
         self.queue = collections.deque(run.pending)
         self.tables = min(self.config.concurrency, len(run.pending))
         self.progress_at = time.monotonic()
         if not run.pending:
             return
-        cluster_cpus = ray.cluster_resources().get("CPU", 0)
+        cluster_cpus = ray.cluster_resources().get("CPU", 0)  # type: ignore[no-untyped-call, unused-ignore]  # unannotated in Ray
         wanted = self.tables * self.config.executor.cpus_per_table
         if wanted > cluster_cpus:
             run.warnings.append(f"the Ray cluster has {cluster_cpus:g} CPUs, fewer than the {wanted:g} that "
@@ -237,14 +247,14 @@ class RayExecutor:
         while len(self.slots) < self.tables:
             self.slots.append(self._new_slot(run.totals, run.disqualified))
 
-    def collect(self, run, progress) -> None:
+    def collect(self, run: _TournamentRun, progress: ProgressCallback | None) -> None:
         """Hand out batches and record what comes back until every pending game is accounted
         for; tables that die give their unfinished games back to the queue."""
         self.run, self.progress = run, progress
         try:
             while len(self.accounted) < len(run.pending) and not self._given_up():
                 self._dispatch()
-                waiting = [s.hello for s in self.slots if not s.ready] + \
+                waiting = [s.hello for s in self.slots if not s.ready and s.hello is not None] + \
                           [b.stream for s in self.slots if s.ready for b in s.batches]
                 if not waiting:
                     if self._stalled():
@@ -299,7 +309,7 @@ class RayExecutor:
         # Ray reports usage statistics over the network unless told otherwise; a tournament
         # runner does not phone home on its user's behalf (RAY_USAGE_STATS_ENABLED=1 allows it).
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-        kwargs: dict = {"include_dashboard": False, "logging_level": "ERROR", "configure_logging": True}
+        kwargs: dict[str, Any] = {"include_dashboard": False, "logging_level": "ERROR", "configure_logging": True}
         if self.runtime_env:
             kwargs["runtime_env"] = self.runtime_env  # shipped once for the run; every table starts inside it
             self.runtime_env = {}
@@ -311,12 +321,12 @@ class RayExecutor:
             ray.init(address="local", num_cpus=cpus, **kwargs)
         self.owns_ray = True
 
-    def _new_slot(self, totals: dict, disqualified: dict[str, str]) -> _Slot:
+    def _new_slot(self, totals: dict[str, collections.Counter[str]], disqualified: dict[str, str]) -> _Slot:
         """Start a table (a Ray actor) with the fault totals and disqualifications known now."""
         ex, config = self.config.executor, self.config
         doc = config.effective()
         doc.pop("executor", None)  # read on the driver; a worker needs none of it
-        options: dict = {"num_cpus": ex.cpus_per_table, "max_restarts": 0, "max_task_retries": 0}
+        options: dict[str, Any] = {"num_cpus": ex.cpus_per_table, "max_restarts": 0, "max_task_retries": 0}
         if self.runtime_env:
             options["runtime_env"] = self.runtime_env
         actor = RemoteTableWorker.options(**options).remote(
@@ -326,6 +336,7 @@ class RayExecutor:
 
     def _await_hello(self, slot: _Slot) -> None:
         """Wait for the first table (the preflight runs there)."""
+        assert slot.hello is not None  # a new table's
         ready, _ = ray.wait([slot.hello], timeout=self.config.executor.start_timeout_s)
         if not ready:
             raise ConfigError([f"executor: no table started within start_timeout_s = "
@@ -334,7 +345,7 @@ class RayExecutor:
                               self.config.source)
         self._hello(slot, ray.get(slot.hello))
 
-    def _hello(self, slot: _Slot, info: dict) -> None:
+    def _hello(self, slot: _Slot, info: dict[str, Any]) -> None:
         slot.node, slot.host, slot.ready, slot.hello = info["node"], info["host"], True, None
         if info["problems"]:
             raise ConfigError([f"on node {slot.node[:12]} ({slot.host}): {p}" for p in info["problems"]],
@@ -389,7 +400,7 @@ class RayExecutor:
                     slot.batches.append(_Batch(jobs, stream, [j.job_id for j in jobs]))
         self._replace_tables()
 
-    def _arrived(self, item) -> None:
+    def _arrived(self, item: ray.ObjectRef[Any] | ray.ObjectRefGenerator) -> None:
         """A table said hello, or a batch has its next outcome (or has ended)."""
         if not isinstance(item, ray.ObjectRefGenerator):
             slot = next(s for s in self.slots if s.hello is not None and s.hello == item)
@@ -422,7 +433,7 @@ class RayExecutor:
         job = next(j for j in batch.jobs if j.job_id == job_id)
         self._outcome(kind, job, payload, files)
 
-    def _outcome(self, kind: str, job: Job, payload, files: dict[str, str]) -> None:
+    def _outcome(self, kind: str, job: Job, payload: Any, files: dict[str, str]) -> None:
         """Record one game (once: a job already accounted for is dropped)."""
         run = self.run
         if job.job_id in self.accounted:

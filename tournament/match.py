@@ -17,13 +17,15 @@ import random
 import socket
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from tournament import wire
 from tournament.config import TournamentConfig
 from tournament.schedule import Job
 from tournament.session import BotFault, BotSession
-from trickcore.game import IllegalActionError, competition_ranks
+from trickcore.game import GameState, IllegalActionError, competition_ranks
 from trickcore.games import new_game
 
 RECORD_FORMAT = "trickcore-game/1"
@@ -49,7 +51,7 @@ class Transcript:
         self.kept: collections.Counter[int] = collections.Counter()  # bytes kept per seat
         self.dropped: dict[int, list[int]] = {}  # seat -> [entries, bytes] not kept
 
-    def sink(self, seat: int):
+    def sink(self, seat: int) -> Callable[[str, str], None]:
         lines, t0, clock, kept, limit = self.lines, self.t0, time.perf_counter, self.kept, self.limit
 
         def add(direction: str, text: str) -> None:
@@ -68,7 +70,7 @@ class Transcript:
 
     def text(self) -> str:
         # ">" runner to bot, "<" bot to runner, "!" runner note, one line each.
-        out = []
+        out: list[str] = []
         end = time.perf_counter() - self.t0
         notes = [(end, seat, "!", f"transcript limit transcript_bytes = {self.limit}: {n} more entries "
                                   f"({size} characters) of this seat not kept")
@@ -88,12 +90,12 @@ class EventFeed:
     ``wanted[seat]`` is False for a bot that declared ``feature events off``: it gets no
     event lines, and when no seat wants events none are encoded at all."""
 
-    def __init__(self, state, players: int, wanted: list[bool] | None = None):
+    def __init__(self, state: GameState, players: int, wanted: list[bool] | None = None):
         self.state = state
         self.wanted = list(wanted) if wanted is not None else [True] * players
         self.active = any(self.wanted)
         self.cursor = [0] * players
-        self.lines: list[tuple[frozenset | None, str]] = []  # (visible_to or None, line), one per event
+        self.lines: list[tuple[frozenset[int] | None, str]] = []  # (visible_to or None, line), one per event
         self._next = 0  # index of the game's next event not yet encoded
         self.sync()
 
@@ -125,13 +127,13 @@ class SeatState:
     # (fault class, why) once the bot cannot be asked for the rest of the game: each of its
     # later decisions counts as a fault of that class, so its policy (and forfeit_after) applies
     removed: tuple[str, str] | None = None
-    faults: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+    faults: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
     think_s: float = 0.0
 
 
 @dataclasses.dataclass
 class GameResult:
-    record: dict  # one line of results.jsonl
+    record: dict[str, Any]  # one line of results.jsonl
     failed: bool  # any fault, so per-failure records (stderr) are kept
     # With a table that collects its files (a remote table): path in the output folder -> text,
     # for the runner to write; empty when the table wrote them itself.
@@ -208,6 +210,7 @@ class Table:
         # Spawned together so that slow starters start in parallel; handshakes read one by one.
         for seat in fresh:
             st = game.seats[seat]
+            assert st.session is not None  # a fresh seat's session started
             try:
                 st.session.handshake()
                 self.sessions[st.bot] = st.session
@@ -236,9 +239,9 @@ class GameRun:
         self.cpu_start = time.thread_time()
         self.transcript = Transcript(self.config.limits.transcript_bytes)
         self.seats = [SeatState(bot, None) for bot in job.bots]
-        self.fault_log: list[dict] = []
-        self.actions: list[dict] = []
-        self.state = None
+        self.fault_log: list[dict[str, Any]] = []
+        self.actions: list[dict[str, Any]] = []
+        self.state: GameState | None = None
         self.feed: EventFeed | None = None
         self.setup_s = 0.0
         self.asked = -1  # the seat whose request is out
@@ -285,20 +288,24 @@ class GameRun:
         """``newgame`` and its barrier in one write per bot, then the answers: the bots get
         ready in parallel."""
         cfg, state, job = self.config, self.state, self.job
+        assert state is not None
         teams = cfg.game_info.teams(cfg.players) if cfg.game_info.teams is not None else None
         # Milliseconds as JSON numbers with a fraction, like time.decision_ms in every request.
         settings = {"decision_ms": float(cfg.time.decision_ms), "game_ms": float(cfg.time.game_ms),
                     "forced": "auto" if cfg.auto_play_forced else "ask", "protocol": wire.PROTOCOL_VERSION}
-        barriers = {}
+        barriers: dict[int, tuple[str, float]] = {}
         for seat, st in enumerate(self.seats):
             if st.reachable:
+                assert st.session is not None  # a reachable seat has a session
                 barriers[seat] = st.session.barrier_send(wire.newgame({
                     "game": cfg.game, "options": state.options, "players": cfg.players, "seat": seat,
                     "names": list(job.bots), "teams": [list(t) for t in teams] if teams else None,
                     "settings": settings}))
         for seat, pending in barriers.items():
+            session = self.seats[seat].session
+            assert session is not None
             try:
-                self.seats[seat].session.barrier_wait(pending)
+                session.barrier_wait(pending)
             except BotFault as f:
                 self.fault(seat, f.cls, f"readiness barrier after newgame: {f.detail}")
                 self.unreachable(seat, f.cls, f.detail)
@@ -306,9 +313,12 @@ class GameRun:
     def _deliver(self, seat: int, *extra: str) -> None:
         """A seat's new events (and any extra lines) in one write; an unreachable seat's events
         are dropped."""
+        assert self.feed is not None
         lines = self.feed.pending(seat)
         if (lines or extra) and self.seats[seat].reachable:
-            self.seats[seat].session.send(*lines, *extra)
+            session = self.seats[seat].session
+            assert session is not None  # a reachable seat has a session
+            session.send(*lines, *extra)
 
     def _deliver_to_the_others(self) -> None:
         # Immediate delivery: once a request is on its way, every other seat gets what it has
@@ -322,6 +332,7 @@ class GameRun:
     def _referee(self) -> None:
         """Every decision to the end of the game: ask the seat's bot, or play for it."""
         cfg, state, seats, actions, feed, job = self.config, self.state, self.seats, self.actions, self.feed, self.job
+        assert state is not None and feed is not None
         after_send = self._deliver_to_the_others if cfg.event_delivery == "immediate" else None
         self.mark = time.perf_counter()
         stopping = self.table.stop.is_set
@@ -333,7 +344,7 @@ class GameRun:
             seat = self.asked = state.current_player()
             st = seats[seat]
             legal = state.legal_action_strings()
-            entry: dict = {"seat": seat, "decision": state.decision()}
+            entry: dict[str, Any] = {"seat": seat, "decision": state.decision()}
             chosen: str | None = None
             applied = False
             if cfg.auto_play_forced and len(legal) == 1:
@@ -358,10 +369,12 @@ class GameRun:
             if events_on:
                 feed.sync()
 
-    def _ask(self, seat: int, legal: list[str], entry: dict, preceding: list[str], after_send) -> str | None:
+    def _ask(self, seat: int, legal: list[str], entry: dict[str, Any], preceding: list[str],
+             after_send: Callable[[], None] | None) -> str | None:
         """Ask the seat's bot and apply its choice; return the choice, or None after a fault (the
         state is then unchanged and the caller substitutes)."""
         st = self.seats[seat]
+        assert st.session is not None and self.state is not None  # the seat is reachable, the game on
         budget_s, game_left_ms = self._budget(st)
         if budget_s <= 0:
             if preceding:
@@ -394,7 +407,7 @@ class GameRun:
         left_s = time_control.game_ms / 1000 - st.think_s
         return min(budget_s, left_s), round(max(left_s, 0.0) * 1000, 3)
 
-    def _bot_fault(self, seat: int, f: BotFault, budget_s: float, entry: dict) -> None:
+    def _bot_fault(self, seat: int, f: BotFault, budget_s: float, entry: dict[str, Any]) -> None:
         st = self.seats[seat]
         if f.cls == "timeout":
             st.think_s += budget_s
@@ -405,13 +418,15 @@ class GameRun:
         elif f.cls == "timeout":
             # A bot that is merely slow answers the barrier after its late reply; one that
             # hangs does not, and is killed instead of costing a timeout per decision.
+            assert st.session is not None  # a timeout came from the seat's session
             try:
                 st.session.barrier()
             except BotFault as g:
                 self.unreachable(seat, "timeout", f"stalled after a timeout ({g.detail})")
 
-    def _apply_reply(self, seat: int, text: str, legal: list[str], entry: dict) -> str | None:
+    def _apply_reply(self, seat: int, text: str, legal: list[str], entry: dict[str, Any]) -> str | None:
         state = self.state
+        assert state is not None
         try:
             # Parsed first, so that the canonical text of the option is known without
             # rebuilding the history ("kh" may be accepted for "KH").
@@ -427,6 +442,7 @@ class GameRun:
     # ---- the end --------------------------------------------------------------------
     def _end_game(self) -> GameResult:
         state, seats = self.state, self.seats
+        assert state is not None
         scores = [float(s) for s in state.scores()]
         ranks = list(state.ranks())
         forfeited = [seat for seat, st in enumerate(seats) if st.forfeited is not None]
@@ -434,15 +450,17 @@ class GameRun:
             self._deliver(seat, wire.gameover({"scores": scores, "ranks": ranks, "forfeited": forfeited,
                                                "seat": seat}))
             if st.reachable:
+                assert st.session is not None  # a reachable seat has a session
                 st.session.games_played += 1
         record = self._record(scores, ranks, forfeited)
         # The table thread's CPU time for this game, the record itself included.
         record["cpu_s"] = round(time.thread_time() - self.cpu_start, 6)
         return GameResult(record, bool(self.fault_log), self.table.take_files())
 
-    def _record(self, scores: list[float], ranks: list[int], forfeited: list[int]) -> dict:
+    def _record(self, scores: list[float], ranks: list[int], forfeited: list[int]) -> dict[str, Any]:
         """The game's line of results.jsonl (docs/tournament.md, "Records")."""
         cfg, state, seats, actions = self.config, self.state, self.seats, self.actions
+        assert state is not None
         result_scores, result_ranks = standing_results(scores, ranks, forfeited)
         notes, bot_info, stderr_files = self._bot_reports()
         overheads = [a["runner_us"] for a in actions if "runner_us" in a]
@@ -467,10 +485,13 @@ class GameRun:
             "record": state.to_record(),
         }
 
-    def _bot_reports(self) -> tuple[dict, dict, dict]:
+    def _bot_reports(self) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, str | None]], dict[str, str]]:
         """Per seat: the session's notes (unknown lines, stale replies, info), the bot's name and
         author, and the stderr file kept for it (by the [records] policy)."""
         cfg, out_dir = self.config, self.table.out_dir
+        notes: dict[str, dict[str, Any]]
+        bot_info: dict[str, dict[str, str | None]]
+        stderr_files: dict[str, str]
         notes, bot_info, stderr_files = {}, {}, {}
         for seat, st in enumerate(self.seats):
             if st.session is None:

@@ -138,6 +138,7 @@ class BotProcess:
             MEMORY_WATCH.watch(self.pid, self.sandbox.memory_mb << 20, self._over_memory)
         with _LIVE_LOCK:
             _LIVE.add(self)
+        assert self.proc.stdout is not None and self.proc.stdin is not None  # both are pipes (_popen_on)
         self._out_fd = self.proc.stdout.fileno()
         self._in_fd = self.proc.stdin.fileno()
         os.set_blocking(self._in_fd, False)
@@ -225,6 +226,7 @@ class BotProcess:
     def _close_stdin(self) -> None:
         if not self._stdin_closed:
             self._stdin_closed = True
+            assert self.proc.stdin is not None
             try:
                 self.proc.stdin.close()
             except OSError:
@@ -233,6 +235,7 @@ class BotProcess:
     # ---- stdout -------------------------------------------------------------------
     def next_output(self, deadline: float) -> OutputItem | None:
         """The next stdout item, or None when ``deadline`` (perf_counter) passes first."""
+        item: OutputItem | None
         if self._pushed is not None:
             item, self._pushed = self._pushed, None
             return item
@@ -316,6 +319,7 @@ class BotProcess:
 
     # ---- stderr -------------------------------------------------------------------
     def _drain_stderr(self) -> None:
+        assert self.proc.stderr is not None
         fd = self.proc.stderr.fileno()
         try:
             while True:
@@ -350,6 +354,7 @@ class BotProcess:
     def _read_stderr_pending(self) -> bool:
         """Add what the pipe holds without blocking (the caller holds ``_stderr_lock``); False at
         end of file or once the pipe is closed."""
+        assert self.proc.stderr is not None
         try:
             fd = self.proc.stderr.fileno()
             while True:
@@ -424,6 +429,7 @@ class BotProcess:
                 t.join(timeout=1)
         with self._wcond:
             self._close_stdin()
+        assert self.proc.stdout is not None and self.proc.stderr is not None
         try:
             self.proc.stdout.close()
         except OSError:
@@ -438,21 +444,22 @@ class BotProcess:
 
 
 def _popen_on(cpus: set[int] | None, argv: list[str], cwd: str | None, env: dict[str, str],
-              pass_fds: tuple[int, ...] = ()) -> subprocess.Popen:
+              pass_fds: tuple[int, ...] = ()) -> subprocess.Popen[bytes]:
     """Start a process in its own session, on ``cpus`` only when they are given: the calling
     thread's affinity is set around the fork, so the program and every thread and child it
     ever starts inherit it (setting it after the start would race with them)."""
-    kwargs = dict(stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=env,
-                  start_new_session=True, pass_fds=pass_fds)
+    def popen() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
+                                env=env, start_new_session=True, pass_fds=pass_fds)
     if cpus is None or not hasattr(os, "sched_setaffinity"):
-        return subprocess.Popen(argv, **kwargs)  # type: ignore[call-overload]
+        return popen()
     before = os.sched_getaffinity(0)
     try:
         os.sched_setaffinity(0, cpus)
     except OSError:
-        return subprocess.Popen(argv, **kwargs)  # type: ignore[call-overload]
+        return popen()
     try:
-        return subprocess.Popen(argv, **kwargs)  # type: ignore[call-overload]
+        return popen()
     finally:
         os.sched_setaffinity(0, before)
 

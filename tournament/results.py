@@ -26,7 +26,7 @@ import io
 import json
 import os
 import secrets
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO, cast
 
@@ -49,6 +49,9 @@ RESULTS_FILE = "results.jsonl"
 MANIFEST_FILE = "run.json"
 EFFECTIVE_CONFIG_FILE = "config.toml"
 SECRET_FILE = "seed.secret"  # a drawn master seed, 32 hex digits; only the organiser may read it
+
+#: What a tournament calls after each recorded game: (games done, games in all, the game's record).
+ProgressCallback = Callable[[int, int, dict[str, Any]], None]
 
 
 class ResumeError(RuntimeError):

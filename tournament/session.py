@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable
+from typing import Any
 
 from tournament import wire
 from tournament.config import BotConfig, TournamentConfig
@@ -45,7 +46,7 @@ class LineNotes:
     stale_replies: int = 0
     info_lines: int = 0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"unknown_lines": self.unknown, "unknown_examples": list(self.unknown_examples),
                 "stale_replies": self.stale_replies, "info_lines": self.info_lines}
 
@@ -116,6 +117,7 @@ class BotSession:
                     else:
                         self.author = line.token
                 elif line.kind == "option":
+                    assert line.option is not None
                     self.declared[line.option.name] = line.option
                 elif line.kind == "feature":
                     if line.key == "events":
@@ -154,7 +156,7 @@ class BotSession:
         kept = "\n".join(tail.splitlines()[-lines:])[-chars:]
         return f"{detail}; its stderr ended with:\n" + "\n".join(f"    {line}" for line in kept.splitlines())
 
-    def option_problem(self, name: str, value) -> str | None:
+    def option_problem(self, name: str, value: Any) -> str | None:
         """What is wrong with setting option ``name`` of this bot to ``value``, if anything."""
         key = f"{self.bot.key}.options.{name}"
         decl = self.declared.get(name)
@@ -211,8 +213,8 @@ class BotSession:
             if line.kind == "action":
                 self._check_stale(line)
 
-    def ask(self, payload: dict, legal: list[str], budget_s: float, preceding: tuple[str, ...] | list[str] = (),
-            after_send: Callable[[], None] | None = None) -> Reply:
+    def ask(self, payload: dict[str, Any], legal: list[str], budget_s: float,
+            preceding: tuple[str, ...] | list[str] = (), after_send: Callable[[], None] | None = None) -> Reply:
         """Send a request (after the ``preceding`` lines, in the same write) and wait for its
         action; raise BotFault for anything else.  ``after_send`` runs once the request is on
         its way, before waiting (work that the bot's thinking time can hide).  The time just
@@ -225,6 +227,7 @@ class BotSession:
         if after_send is not None:
             after_send()
         process = self.process
+        assert process is not None
         expected = f"action {request_id} "
         while True:
             # Fast path for the expected reply, a plain "action <id> <option>" line already
@@ -246,6 +249,7 @@ class BotSession:
             if line.request_id != request_id:
                 self._check_stale(line)
                 continue
+            assert line.action is not None  # every parsed action line has one
             return self._reply(line.action, legal, line.text, sent, received)
 
     @staticmethod
@@ -330,6 +334,7 @@ class BotSession:
         return BotFault("crash", detail)
 
     def _crash_detail(self) -> str:
+        assert self.process is not None
         proc = self.process.proc
         try:
             proc.wait(timeout=0.5)

@@ -36,7 +36,8 @@ from typing import Any
 
 import orjson
 
-from trickcore.protocol import FEATURES, OPTION_TYPES, PROTOCOL_VERSION
+from trickcore.protocol import FEATURES, OPTION_TYPES
+from trickcore.protocol import PROTOCOL_VERSION as PROTOCOL_VERSION  # re-exported for the match
 from trickcore.protocol import SUPPORTED_VERSIONS as SUPPORTED_VERSIONS  # re-exported for the session
 
 
@@ -79,19 +80,19 @@ def isready(token: int) -> str:
     return f"isready {token}"
 
 
-def newgame(payload: dict) -> str:
+def newgame(payload: dict[str, Any]) -> str:
     return "newgame " + _json(payload)
 
 
-def event(payload: dict) -> str:
+def event(payload: dict[str, Any]) -> str:
     return "event " + _json(payload)
 
 
-def request(request_id: int, payload: dict) -> str:
+def request(request_id: int, payload: dict[str, Any]) -> str:
     return f"request {request_id} {len(payload['legal'])} " + _json(payload)
 
 
-def gameover(payload: dict) -> str:
+def gameover(payload: dict[str, Any]) -> str:
     return "gameover " + _json(payload)
 
 
@@ -140,8 +141,8 @@ class OptionDecl:
             return f"must be <= {format_option_value(self.maximum)}, got {value!r}"
         return None
 
-    def to_dict(self) -> dict:
-        out = {"name": self.name, "type": self.type, "default": self.default}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "type": self.type, "default": self.default}
         if self.minimum is not None:
             out["min"] = self.minimum
         if self.maximum is not None:
@@ -198,16 +199,16 @@ def parse_option(rest: str) -> OptionDecl:
                             f"and the default must be one of them")
         return OptionDecl(name, kind, default_word, choices=choices)
     integer = kind == "int"
-    default = _number(default_word, f"option {name!r} default", integer)
+    number = _number(default_word, f"option {name!r} default", integer)
     if len(extra) not in (0, 2):
         raise WireError(f"option {name!r}: an {kind} option takes either no bounds or both: <min> <max>")
     low = high = None
     if extra:
         low = _number(extra[0], f"option {name!r} min", integer)
         high = _number(extra[1], f"option {name!r} max", integer)
-        if not low <= default <= high:
+        if not low <= number <= high:
             raise WireError(f"option {name!r}: default {default_word} is outside {extra[0]}..{extra[1]}")
-    return OptionDecl(name, kind, default, low, high)
+    return OptionDecl(name, kind, number, low, high)
 
 
 _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f]")

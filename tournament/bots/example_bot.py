@@ -9,7 +9,7 @@ import random
 import sys
 
 
-def send(line):
+def send(line: str) -> None:
     sys.stdout.write(line + "\n")
     sys.stdout.flush()  # a line the runner never sees is a timeout
 

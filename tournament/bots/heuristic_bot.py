@@ -17,7 +17,9 @@ import importlib
 import inspect
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 try:
     from trickcore.bot import Bot, Option, run, seeded_choice
@@ -30,13 +32,15 @@ except ModuleNotFoundError:
     from trickcore.bot import Bot, Option, run, seeded_choice
 
 POLICY_PACKAGE = "trickcore.policies"
+#: A game's policy: ``choose(observation, legal, rng) -> option``.
+Policy = Callable[[dict[str, Any], list[str], random.Random], str]
 
 
 def policy_module_name(game: str) -> str:
     return f"{POLICY_PACKAGE}.{game.replace('-', '_').replace(' ', '_').lower()}"
 
 
-def load_policy(game: str):
+def load_policy(game: str) -> Policy | None:
     """The game's ``choose`` function, or None when the game has no policy module."""
     name = policy_module_name(game)
     try:
@@ -47,7 +51,7 @@ def load_policy(game: str):
         if exc.name in (name, POLICY_PACKAGE, "trickcore"):
             return None
         raise
-    choose = getattr(module, "choose", None)
+    choose: object = getattr(module, "choose", None)
     if not callable(choose):
         raise TypeError(f"{name} has no function choose(observation, legal)")
     if _takes_rng(choose):
@@ -55,7 +59,7 @@ def load_policy(game: str):
     return lambda observation, legal, rng: choose(observation, legal)
 
 
-def _takes_rng(function) -> bool:
+def _takes_rng(function: Callable[..., Any]) -> bool:
     try:
         params = list(inspect.signature(function).parameters.values())
     except (TypeError, ValueError):
@@ -71,10 +75,10 @@ class HeuristicBot(Bot):
 
     def __init__(self) -> None:
         super().__init__()
-        self.policies: dict[str, object] = {}
+        self.policies: dict[str, Policy | None] = {}
         self.requests = 0  # requests in the current game
 
-    def new_game(self, game: dict) -> None:
+    def new_game(self, game: dict[str, Any]) -> None:
         super().new_game(game)
         self.requests = 0
         name = game.get("game", "")
@@ -83,7 +87,7 @@ class HeuristicBot(Bot):
             if self.policies[name] is None:
                 print(f"heuristic: no module {policy_module_name(name)}; playing randomly", file=sys.stderr)
 
-    def choose(self, view: dict, legal: list[str], request: dict) -> str:
+    def choose(self, view: dict[str, Any], legal: list[str], request: dict[str, Any]) -> str:
         policy = self.policies.get(self.game.get("game", ""))
         self.requests += 1
         if policy is not None:

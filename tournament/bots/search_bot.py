@@ -38,7 +38,9 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 try:
     from trickcore.bot import Bot, Option, run
@@ -50,10 +52,10 @@ except ModuleNotFoundError:
 
 from trickcore.games import get_game
 from trickcore.mirror import Mirror, MirrorError
-from trickcore.search import heuristic_guide, search
+from trickcore.search import Guide, heuristic_guide, search
 
 sys.path.append(str(Path(__file__).resolve().parent))
-from heuristic_bot import load_policy  # noqa: E402  (the bundled bots' own directory)
+from heuristic_bot import load_policy  # type: ignore[import-not-found]  # noqa: E402  (the bundled bots' own directory)
 
 #: What the ``auto`` options mean for a game whose GameInfo.search_tuning says nothing of them.
 AUTO = {"policy": "random", "guide": "none", "searched": "all"}
@@ -73,14 +75,14 @@ class SearchBot(Bot):
     def __init__(self) -> None:
         super().__init__()
         self.mirror: Mirror | None = None
-        self.fallback = None
-        self.guide = None
+        self.fallback: Callable[[dict[str, Any], list[str], random.Random], str] | None = None
+        self.guide: Guide | None = None
         self.rng = random.Random(0)
         self.policy = "random"
         self.searched = "all"
         self.decisions = 0
 
-    def new_game(self, game: dict) -> None:
+    def new_game(self, game: dict[str, Any]) -> None:
         super().new_game(game)
         name, seat = game["game"], game["seat"]
         self.rng = random.Random(f"{self.options['seed']}:{seat}")
@@ -97,11 +99,11 @@ class SearchBot(Bot):
         self.policy, self.searched = chosen["policy"], chosen["searched"]
         self.decisions = 0
 
-    def event(self, event: dict) -> None:
+    def event(self, event: dict[str, Any]) -> None:
         if self.mirror is not None:
             self.mirror.feed(event)
 
-    def choose(self, view: dict, legal: list[str], request: dict) -> str:
+    def choose(self, view: dict[str, Any], legal: list[str], request: dict[str, Any]) -> str:
         start = time.perf_counter()
         self.decisions += 1
         seat = self.game["seat"]
@@ -134,9 +136,9 @@ class SearchBot(Bot):
             return str(self.fallback(view, legal, self.rng))
         return legal[0]
 
-    def _budget_ms(self, request: dict) -> float:
+    def _budget_ms(self, request: dict[str, Any]) -> float:
         clock = request.get("time", {})
-        budget = float(clock.get("decision_ms") or 1000.0) * self.options["fraction"]
+        budget: float = float(clock.get("decision_ms") or 1000.0) * self.options["fraction"]
         left = clock.get("game_left_ms")
         if left:                                   # spread the game's time over the decisions
             budget = min(budget, float(left) * self.options["fraction"] / 40)
