@@ -242,3 +242,74 @@ def test_every_bad_game_option_is_reported_at_once_with_a_suggestion():
     spec = OptionSpec("scoring", str, "dice", "how deals are scored", choices=("dice", "points"))
     with pytest.raises(GameConfigError, match=r"must be one of dice, points; got 'pionts' \(did you mean 'points'\?\)"):
         spec.check("pionts")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_an_int_subclass_is_applied_as_the_int_it_is(name):
+    """An IntEnum (any int subclass) holding a legal action id is the action it equals, in every
+    decision, and the history and the record stay whole afterwards."""
+    import enum
+
+    state = _state_at(name, 0, 3)
+    twin = _state_at(name, 0, 3)
+    rng = random.Random(3)
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        action = rng.choice(state.legal_actions())
+        state.apply_action(enum.IntEnum("Choice", {"A": action}).A)
+        twin.apply_action(action)
+        assert all(type(a) is int for a in state.action_ids)
+        assert state.history == twin.history and state.to_record() == twin.to_record()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_action_text_is_accepted_in_any_case(name):
+    """docs/notation.md: texts are written one way and read in any case, in every game."""
+    state = _state_at(name, 0, 4)
+    rng = random.Random(4)
+    for _ in range(150):
+        if state.is_terminal():
+            break
+        for action, text in zip(state.legal_actions(), state.legal_action_strings()):
+            for variant in (text.lower(), text.upper(), text.swapcase()):
+                assert state.string_to_action(variant) == action, (text, variant)
+        state.apply_action(rng.choice(state.legal_action_strings()).swapcase())
+
+
+@pytest.mark.parametrize("name", GAMES)
+@SETTINGS
+@given(steps=st.integers(0, 60), value=junk)
+def test_action_to_string_raises_only_value_error(name, steps, value):
+    """docs/game-interface.md, "Errors": an id that is no action of the game is a ValueError."""
+    state = _state_at(name, steps, 1)
+    try:
+        text = state.action_to_string(value)
+    except ValueError:
+        return
+    assert isinstance(text, str) and isinstance(value, int)
+
+
+@pytest.mark.parametrize("name", [g for g in GAMES if trickcore.get_game(g).encoding])
+@SETTINGS
+@given(steps=st.integers(0, 40), value=st.one_of(junk, st.just(float("inf")), st.just(float("nan"))))
+def test_encodings_raise_only_value_error_on_junk(name, steps, value):
+    """The encodings' public functions: junk indices, ids, views and states of another game are
+    ValueError (docs/game-interface.md, "Errors")."""
+    pytest.importorskip("numpy")
+    from trickcore.encodings import encoding
+
+    info = trickcore.get_game(name)
+    enc = encoding(name, min(info.players))
+    state = _state_at(name, steps, 2)
+    for call in (lambda: enc.action_of(value), lambda: enc.index_of(value), lambda: enc.tensor(value),
+                 lambda: enc.tensor({"hand": value, "seat": value})):
+        try:
+            call()
+        except ValueError:
+            pass
+    other = next(g for g in GAMES if g != name and trickcore.get_game(g).encoding)
+    other_state = _state_at(other, steps, 2)
+    with pytest.raises(ValueError, match="this encoding is"):
+        enc.legal_mask(other_state)
+    assert enc.legal_mask(state).sum() == (0 if state.is_terminal() else len(state.legal_actions()))

@@ -54,6 +54,8 @@ E_HANDS: Final[int]
 E_SEAT: Final[int]
 E_RULES: Final[int]
 PLAY_ACTIONS: Final[int]
+DECKS_KEPT: Final[int]
+PLAYOUT_BATCH: Final[int]
 
 #: A completed trick: (leader, moves, winner, winner2, next_leader, points).
 _Trick = tuple[int, list[int], int, int, int, int]

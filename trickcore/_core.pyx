@@ -10,6 +10,7 @@ Python object per card.
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from cpython.exc cimport PyErr_CheckSignals
 from trickcore._ccore cimport *
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM, PyTuple_GET_SIZE
@@ -37,6 +38,8 @@ cdef extern from "Python.h":
         _initproc tp_init
         Py_ssize_t tp_dictoffset
     void PyType_Modified(_Type *)
+
+from collections import OrderedDict
 
 from trickcore.errors import CoreError
 
@@ -360,13 +363,19 @@ cdef class Rng:
         return other
 
 
-_DECKS_BY_SPEC = {}
+# The decks of the latest pickles loaded, by description: equal descriptions share one Deck
+# (decks are immutable), and at most DECKS_KEPT are kept, the least recently loaded dropped first,
+# so loading pickles of ever new decks cannot grow memory without bound.
+DECKS_KEPT = 64
+_DECKS_BY_SPEC = OrderedDict()
 
 
 def _deck_from_spec(tuple spec):
-    """The Deck a pickle describes; equal descriptions share one Deck (decks are immutable)."""
+    """The Deck a pickle describes (checked as Deck.add checks every card)."""
     cdef Deck deck = _DECKS_BY_SPEC.get(spec)
-    if deck is None:
+    if deck is not None:
+        _DECKS_BY_SPEC.move_to_end(spec)
+    else:
         deck = Deck(spec[0])
         for item in spec[1:]:
             if len(item) == 2:
@@ -375,6 +384,8 @@ def _deck_from_spec(tuple spec):
                 name, suit, rank, strength, trump_strength, points, role = item
                 deck.add(name, suit, rank, strength, trump_strength, points, role)
         _DECKS_BY_SPEC[spec] = deck
+        if len(_DECKS_BY_SPEC) > DECKS_KEPT:
+            _DECKS_BY_SPEC.popitem(last=False)
     return deck
 
 
@@ -743,14 +754,14 @@ cdef class TrickPhase:
 
     def playouts(self, int n, Rng rng, int policy=TC_POLICY_RANDOM):
         """Run ``n`` playouts of copies of this phase to its end, in C (the phase is not
-        changed): (mean tricks per seat, mean card points per seat)."""
-        cdef tc_playout_stats st
-        cdef int rc
-        with nogil:
-            rc = tc_playouts(&self.deck.d, &self.rules, &self.s, n, policy, &rng.r, &st)
-        check(rc, "playouts")
-        cdef int k = self.rules.n_players
-        return [st.tricks[i] for i in range(k)], [st.points[i] for i in range(k)]
+        changed): (mean tricks per seat, mean card points per seat).  Run in batches of
+        PLAYOUT_BATCH with the GIL released, signals checked between them (Ctrl-C stops a long
+        call); the same results as one run, the generator drawn from in the same order."""
+        cdef uint64_t tricks[TC_MAX_PLAYERS]
+        cdef uint64_t points[TC_MAX_PLAYERS]
+        _batched_playouts(self, &self.s, n, rng, policy, tricks, points)
+        cdef int k = self.rules.n_players, i
+        return [(<double>tricks[i]) / n for i in range(k)], [(<double>points[i]) / n for i in range(k)]
 
     def play_out(self, Rng rng, int policy=TC_POLICY_RANDOM):
         """Play the phase to its end with a built-in policy, in C, recording every trick as
@@ -769,15 +780,27 @@ cdef class TrickPhase:
 
     def playouts_per_move(self, int n, Rng rng, int policy=TC_POLICY_RANDOM):
         """``n`` playouts after each legal move of the seat to move, in C: a list of
-        (move, mean tricks per seat, mean card points per seat), in move order."""
+        (move, mean tricks per seat, mean card points per seat), in move order (batched as
+        ``playouts``; the same results as tc_playouts_per_move)."""
         cdef uint16_t moves[256]
-        cdef tc_playout_stats st[256]
-        cdef int rc, i, k = self.rules.n_players
-        with nogil:
-            rc = tc_playouts_per_move(&self.deck.d, &self.rules, &self.s, n, policy, &rng.r, moves, st)
-        check(rc, "playouts per move")
-        return [(moves[j], [st[j].tricks[i] for i in range(k)], [st[j].points[i] for i in range(k)])
-                for j in range(rc)]
+        cdef uint64_t tricks[TC_MAX_PLAYERS]
+        cdef uint64_t points[TC_MAX_PLAYERS]
+        cdef tc_play_state after
+        cdef int count, j, i, k = self.rules.n_players
+        if n < 1:
+            check(TC_E_ARG, "playouts per move")
+        if tc_play_over(&self.s):
+            return []
+        count = tc__moves(&self.deck.d, &self.rules, &self.s.trick,
+                          self.s.hand[tc_trick_to_move(&self.s.trick, k)], moves)
+        out = []
+        for j in range(count):
+            after = self.s
+            tc__play_listed(&self.deck.d, &self.rules, &after, moves[j])
+            _batched_playouts(self, &after, n, rng, policy, tricks, points)
+            out.append((moves[j], [(<double>tricks[i]) / n for i in range(k)],
+                        [(<double>points[i]) / n for i in range(k)]))
+        return out
 
     def perft(self, int depth=-1):
         """(count, leaves, tricks per seat, points per seat) summed over the leaves."""
@@ -840,6 +863,35 @@ cdef class TrickPhase:
                 (self.deck, self.rule_params,
                  tuple([cards_to_int(self.s.hand[p]) | self.played(p) for p in range(n)]),
                  self.first_leader, self.total_tricks, tuple(self.moves_played())))
+
+
+#: Playouts run per call into the core by TrickPhase.playouts, between two checks for signals.
+PLAYOUT_BATCH = 4096
+
+
+cdef int _batched_playouts(TrickPhase tp, const tc_play_state *s, int n, Rng rng, int policy,
+                           uint64_t *tricks, uint64_t *points) except -1:
+    """The per-seat totals of ``n`` playouts from ``s`` into tricks[] and points[], run in batches
+    with the GIL released and signals checked between batches.  The core gives each batch's
+    means; a batch's totals are its mean times its size, whole numbers (exact in a double)."""
+    cdef tc_playout_stats st
+    cdef int rc, batch, i, k = tp.rules.n_players
+    cdef int done = 0
+    memset(tricks, 0, TC_MAX_PLAYERS * sizeof(uint64_t))
+    memset(points, 0, TC_MAX_PLAYERS * sizeof(uint64_t))
+    if n < 1:
+        check(TC_E_ARG, "playouts")
+    while done < n:
+        batch = min(PLAYOUT_BATCH, n - done)
+        with nogil:
+            rc = tc_playouts(&tp.deck.d, &tp.rules, s, batch, policy, &rng.r, &st)
+        check(rc, "playouts")
+        for i in range(k):
+            tricks[i] += <uint64_t>(st.tricks[i] * batch + 0.5)
+            points[i] += <uint64_t>(st.points[i] * batch + 0.5)
+        done += batch
+        PyErr_CheckSignals()
+    return 0
 
 
 def _trickphase_replayed(Deck deck, tuple rules, tuple hands, int leader, int tricks, tuple moves):
@@ -1022,7 +1074,8 @@ cdef class StateCore:
         legal cards) or "greedy" (take the trick as cheaply as possible, else throw the weakest
         card).  Seeded by ``seed``, so reproducible.  The playouts see every hand as this state
         holds it: a bot samples the hidden cards first (docs/search.md).  Only in a trick phase;
-        ValueError elsewhere."""
+        ValueError elsewhere.  ``n`` is at most 2**31 - 1; a long call runs in batches with the
+        GIL released and can be stopped with Ctrl-C (KeyboardInterrupt) between batches."""
         cdef int code = _policy_code(policy)
         if type(n) is not int or not 1 <= n <= 2**31 - 1:
             raise ValueError(f"n must be a positive number of playouts, not {n!r}")

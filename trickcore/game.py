@@ -536,6 +536,12 @@ class GameState(StateCore):
         try:
             return self._parse(text.strip())
         except (ValueError, KeyError, IndexError) as exc:
+            # Any case is accepted (docs/notation.md): a text that matches a legal action's but
+            # for case is that action, in every game, whatever its parser knows of case.
+            folded = text.strip().casefold()
+            for action in self.legal_actions():
+                if self.action_to_string(action).casefold() == folded:
+                    return action
             raise IllegalActionError(
                 f"{text!r} is not a {self.info.name} action ({exc}); legal now: "
                 f"{' '.join(self.legal_action_strings())}") from None
@@ -558,6 +564,7 @@ class GameState(StateCore):
             raise IllegalActionError(
                 f"illegal {self.decision()} action {shown} for seat {self.current_player()}; legal: "
                 f"{' '.join(self.action_to_string(a) for a in legal)}")
+        action = int(action)   # an int subclass (an IntEnum) is recorded as the int it is
         if self._in_play():
             self._actions.append(action)
             self._play_move(action)

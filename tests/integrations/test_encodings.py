@@ -41,7 +41,7 @@ def test_blocks_tile_the_tensor_and_every_dense_action_is_an_action(config):
         probe.action_to_string(action)           # a ValueError for an id that is no action
     for group in enc._shared.values():            # alike cards (lambs): one move, one text
         assert len({probe.action_to_string(a) for a in group}) == 1
-    with pytest.raises(IndexError):
+    with pytest.raises(ValueError):
         enc.action_of(enc.num_distinct_actions)
 
 

@@ -18,6 +18,7 @@ is documented in the game's page, docs/games/<game>.md, section "Tensor encoding
 
 from __future__ import annotations
 
+import collections
 import importlib
 import json
 from typing import Any
@@ -28,7 +29,11 @@ from trickcore.games import get_game, list_games
 
 __all__ = ["CardEncoding", "Encoding", "Field", "encoded_games", "encoding"]
 
-_CACHE: dict[tuple[str, int, str], Encoding] = {}
+#: Encodings kept for reuse: the ENCODINGS_KEPT configurations used last (an encoding holds its
+#: index tables, about 120 KB), the least recently used dropped first, so that ever new
+#: configurations cannot grow memory without bound.
+ENCODINGS_KEPT = 64
+_CACHE: collections.OrderedDict[tuple[str, int, str], Encoding] = collections.OrderedDict()
 
 
 def encoded_games() -> list[str]:
@@ -38,16 +43,21 @@ def encoded_games() -> list[str]:
 
 def encoding(game: str, players: int, options: dict[str, Any] | None = None) -> Encoding:
     """The encoding of one configuration (options are checked and completed as ``new_game``
-    does); built once and shared.  The game names its encoding class in its
-    ``GameInfo.encoding`` (``"module:Class"``)."""
+    does); built once and shared while it is among the ENCODINGS_KEPT used last.  The game names
+    its encoding class in its ``GameInfo.encoding`` (``"module:Class"``)."""
     info = get_game(game)
     info.check_players(players)
     resolved = info.resolve_options(options, players)
     key = (info.name, players, json.dumps(resolved, sort_keys=True))
     enc = _CACHE.get(key)
-    if enc is None:
-        if not info.encoding:
-            raise GameConfigError(f"game {info.name!r} has no encoding (GameInfo.encoding)")
-        module, _, cls = info.encoding.partition(":")
-        enc = _CACHE[key] = getattr(importlib.import_module(module), cls)(players, resolved)
+    if enc is not None:
+        _CACHE.move_to_end(key)
+        return enc
+    if not info.encoding:
+        raise GameConfigError(f"game {info.name!r} has no encoding (GameInfo.encoding)")
+    module, _, cls = info.encoding.partition(":")
+    made: Encoding = getattr(importlib.import_module(module), cls)(players, resolved)
+    enc = _CACHE[key] = made
+    if len(_CACHE) > ENCODINGS_KEPT:
+        _CACHE.popitem(last=False)
     return enc

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from types import ModuleType
 from typing import Any
@@ -169,16 +170,24 @@ class Encoding:
         return len(self.action_ids)
 
     def index_of(self, action: int) -> int:
-        """Dense index of an engine action id (KeyError for an id outside the game's space)."""
-        return self._index[action]
+        """Dense index of an engine action id (ValueError for anything else than an id of the
+        game's action space)."""
+        try:
+            return self._index[action]
+        except (KeyError, TypeError):
+            raise ValueError(f"{action!r} is not an action id of this encoding") from None
 
     def action_of(self, index: int, state: GameState | None = None) -> int:
-        """Engine action id of a dense index.  An index that stands for several alike cards (Beim
+        """Engine action id of a dense index (an int, numpy's too; ValueError for anything else,
+        or an index out of range).  An index that stands for several alike cards (Beim
         Jupiter's lambs) is the one ``state`` offers among its legal actions (the lowest lamb
         held); without a state, the lowest id."""
-        if isinstance(index, bool) or not 0 <= int(index) < len(self.action_ids):
-            raise IndexError(f"dense action index {index!r} is not in 0..{len(self.action_ids) - 1}")
-        index = int(index)
+        try:
+            index = operator.index(index) if not isinstance(index, bool) else -1
+        except TypeError:
+            index = -1
+        if not 0 <= index < len(self.action_ids):
+            raise ValueError(f"dense action index {index!r} is not in 0..{len(self.action_ids) - 1}")
         group = self._shared.get(index)
         if group is not None and state is not None:
             legal = state.legal_actions()
@@ -189,9 +198,18 @@ class Encoding:
 
     def legal_indices(self, state: GameState) -> list[int]:
         """Dense indices of the legal actions of ``state``, ascending (ids and indices share
-        their order)."""
+        their order); ValueError for a state of another game or configuration."""
+        info = getattr(state, "info", None)
+        if getattr(info, "name", None) != self.game or getattr(state, "num_players", None) != self.players:
+            raise ValueError(f"a state of {getattr(info, 'name', type(state).__name__)!r} with "
+                             f"{getattr(state, 'num_players', '?')} players; this encoding is {self.game!r} "
+                             f"with {self.players}")
         index = self._index
-        return [index[a] for a in state.legal_actions()]
+        try:
+            return [index[a] for a in state.legal_actions()]
+        except KeyError as exc:
+            raise ValueError(f"action {exc.args[0]!r} of this state is not in this encoding's space: "
+                             f"a state of another game or configuration") from None
 
     def legal_mask(self, state: GameState, out: MaskArray | None = None) -> MaskArray:
         """``int8`` mask over the dense actions: 1 where legal."""
@@ -210,7 +228,13 @@ class Encoding:
         ones: list[int] = []
         at: list[int] = []
         values: list[float] = []
-        self._fill(obs, ones, at, values)
+        if not isinstance(obs, Mapping):
+            raise ValueError(f"a view is the dict observation(seat) returns, not {type(obs).__name__}")
+        try:
+            self._fill(obs, ones, at, values)
+        except (KeyError, TypeError, IndexError, AttributeError, ValueError, OverflowError) as exc:
+            raise ValueError(f"not a view of this encoding's game and players ({type(exc).__name__}: "
+                             f"{exc})") from None
         if out is None:
             out = np.zeros(self.size, np.float32)
         else:

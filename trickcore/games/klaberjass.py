@@ -623,11 +623,15 @@ class KlaberjassState(GameState):
         return ()
 
     def action_to_string(self, action: int) -> str:
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise ValueError(f"{action!r} is not an action id")
         if 0 <= action < N_CARDS:
             return CARD_NAMES[action]
         if A_BELLE <= action < A_BELLE + N_CARDS:
             return CARD_NAMES[action - A_BELLE] + "+belle"
-        return _WORDS[action]
+        if action in _WORDS:
+            return _WORDS[action]
+        raise ValueError(f"{action} is not a klaberjass action id")
 
     def _parse(self, text: str) -> int:
         t = text.strip().lower()

@@ -504,7 +504,7 @@ class SquintState(GameState):
             return card_name(action - DISCARD1_BASE)
         if action in WORDS:
             return WORDS[action]
-        if action >= PAIR_BASE:
+        if PAIR_BASE <= action < PAIR_BASE + 52 * 52:
             a, b = pair_cards(action)
             return f"{card_name(a)}+{card_name(b)}"
         raise ValueError(f"{action} is not a squint action id")
