@@ -647,18 +647,12 @@ cdef class TrickPhase:
         """The same phase with every seat holding ``hands[p]`` now: a new phase started from
         ``hands[p]`` plus the cards p has played, with every move replayed in order.  Raises
         CoreError when one of the moves would have been illegal with those hands."""
-        cdef int n = self.rules.n_players, k, i
-        cdef tc_trick *t
+        cdef int n = self.rules.n_players
         if len(hands) != n:
             raise CoreError(TC_E_ARG, f"{len(hands)} hands for {n} players")
-        start = [int(hands[p]) | self.played(p) for p in range(n)]
-        other = TrickPhase(self.deck, n, self.rules.follow, self.rules.winner, self.rules.trump,
-                           start, self.first_leader, self.total_tricks)
-        for k in range(self.n_log + 1):
-            t = self._trick_at(k)
-            for i in range(t.n_played):
-                other.play(int(t.card[i]) | (int(t.decl[i]) << 7))
-        return other
+        return _trickphase_replayed(self.deck, self.rule_params,
+                                    tuple([int(hands[p]) | self.played(p) for p in range(n)]),
+                                    self.first_leader, self.total_tricks, tuple(self.moves_played()))
 
     def exclusions(self, int seat, object candidates):
         """The cards of ``candidates`` that ``seat`` cannot hold now, as the public record of
@@ -860,8 +854,7 @@ cdef class TrickPhase:
         # become the C structs), and a pickle loads in any build of the same rules.
         n = self.rules.n_players
         return (_trickphase_replayed,
-                (self.deck, self.rule_params,
-                 tuple([cards_to_int(self.s.hand[p]) | self.played(p) for p in range(n)]),
+                (self.deck, self.rule_params, tuple([self.hand(p) | self.played(p) for p in range(n)]),
                  self.first_leader, self.total_tricks, tuple(self.moves_played())))
 
 
@@ -895,7 +888,8 @@ cdef int _batched_playouts(TrickPhase tp, const tc_play_state *s, int n, Rng rng
 
 
 def _trickphase_replayed(Deck deck, tuple rules, tuple hands, int leader, int tricks, tuple moves):
-    """A trick phase started from ``hands`` with ``moves`` played (TrickPhase.__reduce__)."""
+    """A trick phase started from ``hands`` with ``moves`` played through the core's checks
+    (TrickPhase.__reduce__ and with_hands); CoreError for a move those hands do not allow."""
     if len(rules) != 4:
         raise CoreError(TC_E_ARG, "not a pickled trick phase")
     cdef TrickPhase tp = TrickPhase(deck, rules[0], rules[1], rules[2], rules[3], hands, leader, tricks)

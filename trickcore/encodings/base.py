@@ -199,11 +199,9 @@ class Encoding:
     def legal_indices(self, state: GameState) -> list[int]:
         """Dense indices of the legal actions of ``state``, ascending (ids and indices share
         their order); ValueError for a state of another game or configuration."""
-        info = getattr(state, "info", None)
-        if getattr(info, "name", None) != self.game or getattr(state, "num_players", None) != self.players:
-            raise ValueError(f"a state of {getattr(info, 'name', type(state).__name__)!r} with "
-                             f"{getattr(state, 'num_players', '?')} players; this encoding is {self.game!r} "
-                             f"with {self.players}")
+        if state.num_players != self.players or state.info.name != self.game:
+            raise ValueError(f"a state of {state.info.name!r} with {state.num_players} players; this encoding "
+                             f"is {self.game!r} with {self.players}")
         index = self._index
         try:
             return [index[a] for a in state.legal_actions()]
