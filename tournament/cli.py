@@ -7,6 +7,7 @@
 * ``trickcore replay RESULTS.jsonl [--job ID] [--seat N] [--html OUT]`` -- show a recorded game (or write its page)
 * ``trickcore report RUN_DIR`` -- the HTML report of a run (also written after ``tournament`` unless --no-report)
 * ``trickcore margin RUN_DIR BOT...`` -- BOT's score margin over the others per deal, 95% interval
+  (a paired run: the margin A - B over its pairs)
 
 Exit codes: 0 success, 1 runner errors or bot non-compliance, 2 bad config or usage,
 130 interrupted (every finished game is recorded; ``--resume`` continues).
@@ -39,6 +40,7 @@ from rich.progress import (
 )
 
 from tournament.config import ConfigError, TournamentConfig, load_config, parse_config
+from tournament.ratings import describe_paired
 from tournament.report import capture_environment, finish_run, report_command
 from tournament.results import MANIFEST_FILE, RESULTS_FILE, ResultsFile, ResumeError, checked_records
 from tournament.runner import RunSummary, format_standings, format_throughput, run_tournament
@@ -174,6 +176,8 @@ def _install_sigterm() -> None:
 def _report(summary: RunSummary, quiet: bool) -> int:
     if summary.standings and not quiet:
         click.echo(format_standings(summary.standings))
+    if summary.paired is not None:
+        click.echo(f"paired: {describe_paired(summary.paired)}", err=quiet)
     click.echo(f"{summary.played} games played, {summary.resumed} already recorded, {summary.skipped} skipped "
                f"(of {summary.total}); results in {summary.out_dir}", err=quiet)
     if summary.executor != "local" and summary.nodes:
@@ -312,8 +316,10 @@ def move_aside(folder: Path) -> Path | None:
 @click.argument("commands", nargs=-1, required=True, metavar="BOT_CMD...")
 @click.option("-p", "--players", type=int, help="Seats (default: the number of bots, or the game's minimum).")
 @click.option("--deals", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--format", "fmt", type=click.Choice(["duplicate", "round-robin"]), default="duplicate",
-              show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["duplicate", "round-robin", "paired"]), default="duplicate",
+              show_default=True,
+              help="paired: two commands, A and B, each played on every deal in the same seats against the same "
+                   "bundled heuristic bots; prints the margin A - B.")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
 @click.option("--decision-ms", type=float, default=10000, show_default=True)
 @click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE", help="A game option.")
@@ -327,7 +333,9 @@ def match_command(game: str, commands: tuple[str, ...], players: int | None, dea
                   sandbox_kind: str | None) -> None:
     """Quick match of GAME between bots given as shell-quoted commands, e.g.
     trickcore match beim-jupiter "python my_bot.py" "{python} {bots}/random_bot.py".
-    With fewer commands than seats the commands are reused in turn."""
+    With fewer commands than seats the commands are reused in turn.  With --format paired the
+    two commands are candidates A and B (holding a whole partnership in a partnership game), and
+    the bundled heuristic bot holds the other seats."""
     from trickcore.game import GameConfigError
     from trickcore.games import get_game
 
@@ -344,18 +352,33 @@ def match_command(game: str, commands: tuple[str, ...], players: int | None, dea
         click.echo(f"error: {len(commands)} bots do not fit {players} seats in a duplicate match; "
                    f"use --format round-robin", err=True)
         sys.exit(2)
+    if fmt == "paired" and len(commands) != 2:
+        click.echo(f"error: a paired match compares two bots, A and B: give exactly two commands (got "
+                   f"{len(commands)}); the bundled heuristic bot holds the other seats", err=True)
+        sys.exit(2)
     bots: list[dict[str, Any]] = []
-    for i in range(seats):
-        argv = shlex.split(commands[i % len(commands)])
-        # Name a bot after its program: the last word that is not a flag ("python bot.py" -> bot).
-        words = [w for w in argv if not w.startswith("-")] or ["bot"]
-        bots.append({"name": f"p{i + 1}-{Path(words[-1]).stem}", "command": argv})
+    candidates: list[Any] = []
+    if fmt == "paired":
+        # A candidate holds a whole partnership where the game has them: one process per seat.
+        teams = info.teams(players) if info.teams is not None else None
+        held = len(teams[0]) if teams else 1
+        for label, command in zip("ab", commands):
+            argv = shlex.split(command)
+            names = [f"{label}-{_program_name(argv)}" + (f"-{k}" if held > 1 else "") for k in range(1, held + 1)]
+            bots.extend({"name": name, "command": argv} for name in names)
+            candidates.append(names[0] if held == 1 else names)
+    else:
+        for i in range(seats):
+            argv = shlex.split(commands[i % len(commands)])
+            bots.append({"name": f"p{i + 1}-{_program_name(argv)}", "command": argv})
     doc: dict[str, Any] = {"game": {"name": game, "players": players,
                     "options": {k: _parse_value(v) for k, _, v in (o.partition("=") for o in game_options)}},
            "tournament": {"name": "match", "format": fmt, "deals": deals, "seed": seed,
                           "concurrency": concurrency,
                           "output": out or tempfile.mkdtemp(prefix="trickcore-match-")},
            "time": {"decision_ms": decision_ms}, "bots": bots}
+    if candidates:
+        doc["tournament"]["candidates"] = candidates
     if sandbox_kind is not None:
         doc["sandbox"] = {"kind": sandbox_kind}
     try:
@@ -364,6 +387,12 @@ def match_command(game: str, commands: tuple[str, ...], players: int | None, dea
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
     sys.exit(_run(config, None, False, False, True))
+
+
+def _program_name(argv: list[str]) -> str:
+    """A bot named after its program: the last word that is not a flag ("python bot.py" -> bot)."""
+    words = [w for w in argv if not w.startswith("-")] or ["bot"]
+    return Path(words[-1]).stem
 
 
 @click.command("compliance")
@@ -644,17 +673,35 @@ def demo_standings_command(configs_dir: str | None, games: tuple[str, ...], deal
     sys.exit(1 if errors else 0)
 
 
-#: What the ``trickcore.commands`` entry point adds to the ``trickcore`` command.
 @click.command("margin")
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
-@click.argument("bots", nargs=-1, required=True, metavar="BOT...")
+@click.argument("bots", nargs=-1, metavar="BOT...")
 def margin_command(run_dir: str, bots: tuple[str, ...]) -> None:
     """How far BOT scored above the other bots at its table, per deal, with a 95% interval
     (from RUN_DIR/deals.json of a duplicate or gauntlet run).  Several BOTs (partners) are
-    taken together: their mean against the mean of the rest."""
-    from tournament.ratings import margin
+    taken together: their mean against the mean of the rest.  In a paired run (pairs.json),
+    no BOT, or the candidates' names (A, B, or both), give the paired margin A - B (or B - A
+    when B is named first) over the complete pairs."""
+    from tournament.ratings import margin, paired_margin
 
-    path = Path(run_dir) / "deals.json"
+    folder = Path(run_dir)
+    pairs_path = folder / "pairs.json"
+    if pairs_path.exists():
+        pairs = json.loads(pairs_path.read_text(encoding="utf-8"))
+        a, b = pairs["candidates"]["a"], pairs["candidates"]["b"]
+        given = list(bots)
+        if given in ([], a, a + b, b, b + a):
+            first, second = (b, a) if given in (b, b + a) else (a, b)
+            rows = pairs["pairs"] if first == a else [{**row, "margin": -row["margin"]} for row in pairs["pairs"]]
+            try:
+                click.echo(describe_paired(paired_margin(rows, " + ".join(first), " + ".join(second))))
+            except ValueError as exc:
+                raise click.BadParameter(str(exc), param_hint="RUN_DIR") from None
+            return
+    if not bots:
+        raise click.BadParameter("name the bot (or the partners) whose margin to show; only a paired run (with "
+                                 "pairs.json) has a margin without one", param_hint="BOT")
+    path = folder / "deals.json"
     if not path.exists():
         raise click.BadParameter(f"{path} does not exist (is {run_dir} a tournament's output directory?)",
                                  param_hint="RUN_DIR")
@@ -669,6 +716,7 @@ def margin_command(run_dir: str, bots: tuple[str, ...]) -> None:
                f"{result.groups} deals{'; ' + verdict if verdict else ''}")
 
 
+#: What the ``trickcore.commands`` entry point adds to the ``trickcore`` command.
 COMMANDS = (tournament_command, match_command, compliance_command, replay_command, bench_runner_command,
             demo_standings_command, margin_command, report_command)
 

@@ -26,7 +26,7 @@ if sys.version_info >= (3, 11):
 else:  # Python 3.10: the same parser, as a package
     import tomli as tomllib
 
-FORMATS = ("round-robin", "duplicate", "gauntlet")
+FORMATS = ("round-robin", "duplicate", "gauntlet", "paired")
 FAULT_CLASSES = ("handshake", "protocol", "illegal", "timeout", "crash", "flood", "garbage", "limit")
 FAULT_ACTIONS = ("substitute", "forfeit")
 KEEP_CHOICES = ("all", "failed", "none")
@@ -200,6 +200,9 @@ class TournamentConfig:
     executor: ExecutorConfig = ExecutorConfig()  # where tables run ([executor])
     config_dir: str = "."  # the folder of the config file ({config_dir}), resolved
     sandbox: SandboxSettings = SandboxSettings()  # [sandbox]: what every bot may see and use
+    # paired only: candidate A and candidate B, each the bots of the seats it holds (one bot; in a
+    # partnership game one per seat of a partnership); every other bot is a filler
+    candidates: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
     def sandbox_for(self, bot: BotConfig) -> SandboxSettings:
         """The sandbox of one bot: ``[sandbox]`` with the bot's own keys over it."""
@@ -235,7 +238,18 @@ class TournamentConfig:
             out["executor"] = dataclasses.asdict(self.executor)
         if self.candidate is not None:
             out["tournament"]["candidate"] = self.candidate
+        if self.candidates is not None:
+            # As written: a bot's name, or an array of names for a candidate holding a partnership.
+            out["tournament"]["candidates"] = [side[0] if len(side) == 1 else list(side) for side in self.candidates]
         return out
+
+    @property
+    def fillers(self) -> tuple[str, ...]:
+        """paired: the bots that hold the seats the candidates do not, in the order of [[bots]]."""
+        if self.candidates is None:
+            return ()
+        taken = {name for side in self.candidates for name in side}
+        return tuple(b.name for b in self.bots if b.name not in taken)
 
     def fingerprint(self) -> str:
         """Hash of everything that can change a game's result; a resume must match it."""
@@ -367,8 +381,8 @@ def expand_placeholders(word: str, config_dir: Path) -> str:
 
 TOP_KEYS = ("game", "tournament", "time", "limits", "records", "failures", "bots", "executor", "sandbox")
 GAME_KEYS = ("name", "players", "options")
-TOURNAMENT_KEYS = ("name", "format", "deals", "seed", "concurrency", "output", "candidate", "auto_play_forced",
-                   "event_delivery", "cpu_affinity", "workers", "preflight")
+TOURNAMENT_KEYS = ("name", "format", "deals", "seed", "concurrency", "output", "candidate", "candidates",
+                   "auto_play_forced", "event_delivery", "cpu_affinity", "workers", "preflight")
 BOT_KEYS = ("name", "command", "cwd", "env", "options", "restart", "sandbox")
 POLICY_KEYS = ("action", "forfeit_after", "disqualify_after")
 
@@ -388,8 +402,17 @@ def parse_config(doc: dict[str, Any], source: str = "config", config_dir: Path |
     executor = _executor_section(c, doc, config_dir)
     sandbox = _sandbox_section(c, doc, config_dir)
     bots, raw_bots, names, complete = _bots_section(c, doc, config_dir)
+    candidates = _candidates(c, t["format"], t["candidates"], names, info, players)
+    if candidates is not None and players is not None and complete and len(bots) == sum(map(len, candidates)):
+        # No filler named: the bundled heuristic bot holds every other seat.
+        seen = {b.name: b.key for b in bots}
+        for raw in default_fillers(players - len(candidates[0]), names):
+            bot = _bot(c, raw, f"bots[{len(bots)}]", config_dir, seen)
+            if bot is not None:
+                bots.append(bot)
+                raw_bots.append(raw)
     if players is not None and complete:
-        _check_field_size(c, t["format"], players, len(bots))
+        _check_field_size(c, t["format"], players, len(bots), candidates)
     candidate = _candidate(c, t["format"], t["candidate"], names)
     if c.problems:
         raise ConfigError(c.problems, source)
@@ -400,7 +423,7 @@ def parse_config(doc: dict[str, Any], source: str = "config", config_dir: Path |
                             event_delivery=t["event_delivery"], time=time_control, limits=limits, records=records,
                             failures=failures, bots=tuple(bots), source=source, raw_bots=tuple(raw_bots),
                             cpu_affinity=t["cpu_affinity"], workers=t["workers"], preflight=t["preflight"],
-                            executor=executor, config_dir=str(config_dir), sandbox=sandbox)
+                            executor=executor, config_dir=str(config_dir), sandbox=sandbox, candidates=candidates)
 
 
 def _game_section(c: _Checker, doc: dict[str, Any]) -> tuple[GameInfo | None, int | None, dict[str, Any]]:
@@ -446,6 +469,7 @@ def _tournament_section(c: _Checker, doc: dict[str, Any], source: str) -> dict[s
         "output": c.string(t, "output", "tournament", "tournament-out"),
         "name": c.string(t, "name", "tournament", Path(source).stem if source != "config" else "tournament"),
         "candidate": c.string(t, "candidate", "tournament", None),
+        "candidates": t.get("candidates"),  # checked with the bots (_candidates)
         "auto_play_forced": c.boolean(t, "auto_play_forced", "tournament", False),
         "event_delivery": c.string(t, "event_delivery", "tournament", "on-request", EVENT_DELIVERY),
         "cpu_affinity": c.string(t, "cpu_affinity", "tournament", "none", CPU_AFFINITY),
@@ -691,7 +715,8 @@ def _bot_options(c: _Checker, b: dict[str, Any], key: str) -> tuple[tuple[str, A
     return tuple(options)
 
 
-def _check_field_size(c: _Checker, fmt: str, players: int, n: int) -> None:
+def _check_field_size(c: _Checker, fmt: str, players: int, n: int,
+                      candidates: tuple[tuple[str, ...], tuple[str, ...]] | None = None) -> None:
     """Each format needs a field of bots that fits its seats."""
     if fmt == "duplicate" and n != players:
         c.error("bots", f"format 'duplicate' seats every bot at every table, so it needs exactly "
@@ -703,6 +728,15 @@ def _check_field_size(c: _Checker, fmt: str, players: int, n: int) -> None:
     elif fmt == "gauntlet" and n < players:
         c.error("bots", f"format 'gauntlet' needs the candidate and at least {players - 1} field bots "
                         f"for {players} seats; got {n} bots (too few)")
+    elif fmt == "paired" and candidates is not None:
+        held = len(candidates[0])
+        fillers = n - 2 * held
+        if fillers != players - held:
+            holds = "1 seat" if held == 1 else f"the {held} seats of a partnership"
+            c.error("bots", f"format 'paired' seats candidate A or B in {holds} and a filler in each of the other "
+                            f"{players - held}, so it needs exactly {players - held} bots besides the candidates; "
+                            f"got {fillers} (too {'many' if fillers > players - held else 'few'}; leave out every "
+                            f"bot but the candidates to fill those seats with the bundled heuristic bot)")
 
 
 def _candidate(c: _Checker, fmt: str, candidate: str | None, names: list[str]) -> str | None:
@@ -717,6 +751,82 @@ def _candidate(c: _Checker, fmt: str, candidate: str | None, names: list[str]) -
         c.error("tournament.candidate", f"{candidate!r} is not the name of a bot; bots are "
                                         f"{', '.join(names) or '(none)'}")
     return candidate
+
+
+#: paired: the bot that holds the seats the candidates do not, when the config names none -- the
+#: bundled heuristic bot (trickcore.policies.<game>), one process per seat, each seeded by its number.
+DEFAULT_FILLER = ("{python}", "{bots}/heuristic_bot.py")
+DEFAULT_FILLER_NAME = "filler"
+
+
+def default_fillers(count: int, taken: list[str]) -> list[dict[str, Any]]:
+    """The [[bots]] entries of the default fillers (as the effective config lists them):
+    ``filler-1`` ... ``filler-<count>``; a name already taken by a candidate is skipped."""
+    out: list[dict[str, Any]] = []
+    number = 0
+    while len(out) < count:
+        number += 1
+        name = f"{DEFAULT_FILLER_NAME}-{number}"
+        if name not in taken:
+            out.append({"name": name, "command": list(DEFAULT_FILLER), "options": {"seed": number}})
+    return out
+
+
+def _candidates(c: _Checker, fmt: str, value: Any, names: list[str], info: GameInfo | None,
+                players: int | None) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """``tournament.candidates`` of format 'paired': A and B, each a bot's name or, in a partnership
+    game, an array of names, one per seat of a partnership (a candidate holds a whole partnership:
+    docs/tournament.md, "The paired format").  None when not paired, or when it is wrong."""
+    key = "tournament.candidates"
+    if fmt != "paired":
+        if value is not None:
+            c.error(key, f"only used with format 'paired' (format is {fmt!r})")
+        return None
+    teams = info.teams(players) if info is not None and players is not None and info.teams is not None else None
+    held = len(teams[0]) if teams else 1
+    example = ('["new", "old"]' if held == 1 else
+               "[" + ", ".join("[" + ", ".join(f'"{v}-{i}"' for i in range(1, held + 1)) + "]"
+                               for v in ("new", "old")) + "]")
+    if value is None:
+        c.error(key, f"missing (format 'paired' compares candidate A with candidate B, e.g. candidates = {example}"
+                     f"{'' if held == 1 else ', one bot per seat of a partnership'})")
+        return None
+    if not isinstance(value, list) or len(value) != 2:
+        got = (_type_name(value) if not isinstance(value, list)
+               else f"{len(value)} entr{'y' if len(value) == 1 else 'ies'}")
+        c.error(key, f"must be an array of two candidates, A and B (e.g. {example}), got {got}")
+        return None
+    sides: list[tuple[str, ...]] = []
+    seen: dict[str, str] = {}
+    for i, entry in enumerate(value):
+        entry_key, label = f"{key}[{i}]", "AB"[i]
+        given = [entry] if isinstance(entry, str) else entry
+        if not isinstance(given, list) or not all(isinstance(n, str) for n in given):
+            c.error(entry_key, f"must be {'the name of a bot' if held == 1 else 'an array of bot names'}, got "
+                               f"{_type_name(entry)} {entry!r}")
+            continue
+        if len(given) != held:
+            if held == 1:
+                c.error(entry_key, f"must be the name of one bot, got {len(given)} names")
+            else:
+                assert info is not None and teams is not None  # held > 1 comes from the game's partnerships
+                c.error(entry_key, f"{info.name} with {players} players is played in partnerships of {held} seats, "
+                                   f"and a candidate holds a whole partnership: name {held} bots, one per seat "
+                                   f"(e.g. {example}; define the program once per seat, each under its own name: "
+                                   f"a process per seat), got {len(given)} name{'s' if len(given) != 1 else ''}")
+            continue
+        for name in given:
+            if name not in names:
+                c.error(entry_key, f"{name!r} is not the name of a bot; bots are {', '.join(names) or '(none)'}")
+            elif name in seen:
+                c.error(entry_key, f"{name!r} is already {seen[name]}; each seat of a candidate is a bot of its "
+                                   f"own (to seat one program twice, define it twice with two names)")
+            else:
+                seen[name] = f"candidate {label}" if held == 1 else f"a seat of candidate {label}"
+        sides.append(tuple(given))
+    if len(sides) != 2 or len(seen) != 2 * held:
+        return None
+    return sides[0], sides[1]
 
 
 def load_config(path: str | os.PathLike[str], overrides: dict[str, Any] | None = None) -> TournamentConfig:

@@ -32,10 +32,18 @@ from tournament.checks import preflight
 from tournament.config import ConfigError, TournamentConfig, dump_effective
 from tournament.match import RECORD_FORMAT, GameAborted, GameResult, Table
 from tournament.process import kill_all
-from tournament.ratings import BotStanding, compute_standings, deal_rows
+from tournament.ratings import (
+    BotStanding,
+    PairedMargin,
+    candidate_label,
+    compute_standings,
+    deal_rows,
+    pair_rows,
+    paired_margin,
+)
 from tournament.results import EFFECTIVE_CONFIG_FILE, ProgressCallback, ResultStore, write_csv, write_json
 from tournament.sandbox import SandboxUnavailable, require_sandbox, unsandboxed_notice
-from tournament.schedule import Job
+from tournament.schedule import Job, paired_seatings
 from trickcore import tables
 
 if TYPE_CHECKING:
@@ -60,6 +68,7 @@ class RunSummary:
     executor: str = "local"  # [executor] kind
     nodes: list[NodeThroughput] = dataclasses.field(default_factory=list)  # this invocation's games per node
     replayed: int = 0  # games started again elsewhere because their table or node died (ray)
+    paired: PairedMargin | None = None  # format 'paired': A - B over the complete pairs (None before the first)
 
 
 @dataclasses.dataclass
@@ -463,22 +472,28 @@ class _TournamentRun:
     def finish(self) -> RunSummary:
         all_records = list(self.existing.values()) + self.new_records
         standings = compute_standings(self.config, all_records, self.disqualified)
-        write_outputs(self.config, self.out, all_records, standings, self.disqualified)
+        paired = write_outputs(self.config, self.out, all_records, standings, self.disqualified)
         if self.executor is not None:
             self.executor.close()
         nodes = node_throughput(self.new_records, self.last_record - self.started)
         return RunSummary(self.out, len(self.schedule), self.played, len(self.existing), self.skipped, self.errors,
                           self.interrupted, standings, self.disqualified, self.warnings, self.config.executor.kind,
-                          nodes, self.replayed)
+                          nodes, self.replayed, paired)
 
 
 STANDINGS_COLUMNS = ("bot", "games", "mean_score", "ci95", "mean_rank", "win_share", "mu", "sigma", "ordinal",
                      "forfeits", "faults", "think_ms_mean", "think_ms_max", "runner_us_mean", "disqualified")
 
 
+PAIRS_COLUMNS = ("pair", "deal", "seed", "seating", "seats", "a_job", "b_job", "a_score", "b_score", "margin")
+
+
 def write_outputs(config: TournamentConfig, out: Path, records: list[dict[str, Any]], standings: list[BotStanding],
-                  disqualified: dict[str, str]) -> None:
-    """standings.csv/json, deals.csv/json, summary.json -- stable, versioned field sets."""
+                  disqualified: dict[str, str]) -> PairedMargin | None:
+    """standings.csv/json, deals.csv/json, summary.json -- stable, versioned field sets -- and, for
+    format 'paired', pairs.csv/json; returns the paired margin (None for other formats, or before
+    the first complete pair)."""
+    paired = write_pairs(config, out, records) if config.format == "paired" else None
     rows = []
     for s in standings:
         rows.append([s.name, s.games, _r(s.mean_score), _r(s.ci95), _r(s.mean_rank), _r(s.win_share), _r(s.mu),
@@ -501,7 +516,26 @@ def write_outputs(config: TournamentConfig, out: Path, records: list[dict[str, A
         "games_skipped": sum(1 for r in records if r.get("status") == "skipped"),
         "faults": sum(len(r.get("faults", [])) for r in played), "disqualified": disqualified,
         "sandbox": config.sandbox.kind,
-        "runner_latency_us": _percentiles(overheads)})
+        "runner_latency_us": _percentiles(overheads),
+        **({"paired_margin": paired.to_dict() if paired else None} if config.format == "paired" else {})})
+    return paired
+
+
+def write_pairs(config: TournamentConfig, out: Path, records: list[dict[str, Any]]) -> PairedMargin | None:
+    """pairs.csv and pairs.json of a paired run: every complete pair in pair order
+    (ratings.pair_rows), the number of pairs scheduled, and the margin A - B over them."""
+    assert config.candidates is not None  # format 'paired'
+    rows = pair_rows(config, records)
+    a, b = (candidate_label(side) for side in config.candidates)
+    paired = paired_margin(rows, a, b) if rows else None
+    write_csv(out / "pairs.csv", list(PAIRS_COLUMNS),
+              [[" ".join(map(str, row["seats"])) if key == "seats" else row[key] for key in PAIRS_COLUMNS]
+               for row in rows])
+    write_json(out / "pairs.json", {"format": "trickcore-pairs/1",
+                                    "candidates": {"a": list(config.candidates[0]), "b": list(config.candidates[1])},
+                                    "scheduled": config.deals * len(paired_seatings(config)), "pairs": rows,
+                                    "margin": paired.to_dict() if paired else None})
+    return paired
 
 
 def _percentiles(values: list[float]) -> dict[str, float]:

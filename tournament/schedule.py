@@ -21,6 +21,13 @@ Seat rotations: all permutations up to 4 seats, the n cyclic rotations above (n!
 too fast).  When the game has partnerships (``GameInfo.teams``), partnerships are kept
 together: the teams are permuted as units over the team slots and the members rotated
 cyclically inside each team, so every bot still sits in every seat once.
+
+The paired format compares two candidates, A and B: table 0 seats A, table 1 seats B in the
+same seats, and every other seat is held by the same fillers at both.  Its seatings are the n
+cyclic rotations (or, with partnerships, the partnership rotations), one per seat the candidate
+can hold: the fillers are the same at both tables, so permuting them among themselves would only
+repeat a comparison, while another deal brings new cards.  The two games of one deal and seating
+are a **pair**; A's score in one minus B's in the other is the pair's margin.
 """
 
 from __future__ import annotations
@@ -37,6 +44,10 @@ from trickcore.game import GameInfo
 from trickcore.games import get_game
 
 FULL_PERMUTATIONS_UP_TO = 4
+#: paired: the table of each candidate (table 0 seats A, table 1 seats B)
+PAIRED_TABLES = (0, 1)
+#: paired: deals per block of the schedule (A's games of a block, then B's; see _jobs)
+PAIRED_BLOCK_DEALS = 16
 
 #: How deal seeds come from the master seed; run.json names it, so that a run folder is always
 #: checked and continued with the derivation it was started with.
@@ -144,17 +155,75 @@ def seat_rotations(players: int, teams: Sequence[Sequence[int]] | None = None) -
     return rotations
 
 
+#: paired: candidate A and candidate B, each the bots of the seats it holds
+Candidates = tuple[tuple[str, ...], tuple[str, ...]]
+
+
 def lineups(config: TournamentConfig) -> list[tuple[str, ...]]:
-    return _lineups([b.name for b in config.bots], config.players, config.format, config.candidate)
+    info = config.game_info
+    return _lineups([b.name for b in config.bots], config.players, config.format, config.candidate,
+                    config.candidates, info.teams(config.players) if info.teams is not None else None)
 
 
-def _lineups(names: list[str], n: int, fmt: str, candidate: str | None) -> list[tuple[str, ...]]:
+def _lineups(names: list[str], n: int, fmt: str, candidate: str | None, candidates: Candidates | None = None,
+             teams: Sequence[Sequence[int]] | None = None) -> list[tuple[str, ...]]:
     if fmt == "duplicate":
         return [tuple(names)]
     if fmt == "gauntlet":
         field = [x for x in names if x != candidate]
         return [(str(candidate), *combo) for combo in itertools.combinations(field, n - 1)]
+    if fmt == "paired":
+        if candidates is None:
+            raise ValueError("format 'paired' needs its candidates")
+        return [paired_lineup(side, candidates, names, n, teams) for side in candidates]
     return list(itertools.combinations(names, n))
+
+
+def paired_lineup(side: Sequence[str], candidates: Candidates, names: Sequence[str], players: int,
+                  teams: Sequence[Sequence[int]] | None) -> tuple[str, ...]:
+    """The lineup of one candidate of a paired run: its bots in the seats of the first
+    partnership (seat 0 when there are none), the fillers -- every bot that is not a candidate,
+    in the order given -- in the other seats in seat order.  Both candidates' lineups have the
+    fillers in the same places."""
+    held = list(teams[0]) if teams else [0]
+    if len(side) != len(held):
+        raise ValueError(f"candidate {list(side)} must hold {len(held)} seat(s)")
+    taken = {name for c in candidates for name in c}
+    fillers = iter([name for name in names if name not in taken])
+    lineup = []
+    for seat in range(players):
+        lineup.append(side[held.index(seat)] if seat in held else next(fillers))
+    return tuple(lineup)
+
+
+def paired_rotations(players: int, teams: Sequence[Sequence[int]] | None = None) -> list[tuple[int, ...]]:
+    """The seatings of a paired run, identity first: the candidate's seat goes round the table.
+    Without partnerships the n cyclic rotations; with them the partnership rotations of
+    :func:`seat_rotations` (the candidate's partnership in every slot, its members in every seat)."""
+    if teams:
+        return seat_rotations(players, teams)
+    return [tuple((i + r) % players for i in range(players)) for r in range(players)]
+
+
+def paired_seatings(config: TournamentConfig) -> list[tuple[int, ...]]:
+    """The seatings of a paired run of ``config`` (:func:`paired_rotations` of its game)."""
+    info = config.game_info
+    return paired_rotations(config.players, info.teams(config.players) if info.teams is not None else None)
+
+
+def paired_pair_number(deal: int, seating: int, deals: int) -> int:
+    """paired: the position of the pair (deal, seating) among the run's pairs, in schedule order
+    (the order in which B's games, the later of each pair, are scheduled)."""
+    return seating * deals + deal
+
+
+def candidates_of(value: Any) -> Candidates | None:
+    """``tournament.candidates`` as the effective config writes it (each a name, or an array of
+    names) as a pair of tuples; None when absent."""
+    if value is None:
+        return None
+    a, b = ((side,) if isinstance(side, str) else tuple(side) for side in value)
+    return a, b
 
 
 def build_schedule(config: TournamentConfig, key: bytes | None = None) -> list[Job]:
@@ -170,7 +239,7 @@ def build_schedule(config: TournamentConfig, key: bytes | None = None) -> list[J
         key = master_key(config.seed)
     master = key
     return _jobs(config.game_info, config.players, config.format, config.deals, [b.name for b in config.bots],
-                 config.candidate, lambda deal: deal_seed(master, deal))
+                 config.candidate, lambda deal: deal_seed(master, deal), config.candidates)
 
 
 def schedule_of_effective(effective: dict[str, Any], key: bytes | None, scheme: str = DEAL_SEEDS) -> list[Job]:
@@ -199,15 +268,30 @@ def schedule_of_effective(effective: dict[str, Any], key: bytes | None, scheme: 
         raise ValueError(f"deal seeds derived by {scheme!r}, which this trickcore does not know")
     names = [b["name"] for b in effective.get("bots", [])]
     return _jobs(get_game(game["name"]), int(game["players"]), t.get("format", "round-robin"), int(t["deals"]),
-                 names, t.get("candidate"), seed_of)
+                 names, t.get("candidate"), seed_of, candidates_of(t.get("candidates")))
 
 
 def _jobs(info: GameInfo, players: int, fmt: str, deals: int, names: list[str], candidate: str | None,
-          seed_of: Callable[[int], int]) -> list[Job]:
+          seed_of: Callable[[int], int], candidates: Candidates | None = None) -> list[Job]:
     teams = info.teams(players) if info.teams is not None else None
-    rotations = seat_rotations(players, teams)
+    rotations = paired_rotations(players, teams) if fmt == "paired" else seat_rotations(players, teams)
     jobs: list[Job] = []
     seeds = [seed_of(deal) for deal in range(deals)]
+    if fmt == "paired":
+        # Per seating, blocks of PAIRED_BLOCK_DEALS deals: A's games of the block, then B's.  Each of
+        # B's games completes a pair, so pairs come in steadily and in pair order
+        # (paired_pair_number), while a table switches between the candidates (and starts the
+        # fillers afresh: a filler that has played a deal is not dealt it again) once a block, not
+        # once a game.
+        lineup_of = _lineups(names, players, fmt, candidate, candidates, teams)
+        for seating, rotation in enumerate(rotations):
+            for first in range(0, deals, PAIRED_BLOCK_DEALS):
+                for table in PAIRED_TABLES:
+                    for deal in range(first, min(first + PAIRED_BLOCK_DEALS, deals)):
+                        bots = tuple(lineup_of[table][i] for i in rotation)
+                        jobs.append(Job(len(jobs), f"t{table}-d{deal}-s{seating}", table, deal, seeds[deal],
+                                        seating, bots))
+        return jobs
     if fmt == "round-robin":
         # One game per deal; the seating advances with the deal so that over the deals every
         # bot visits every seat.

@@ -106,7 +106,7 @@ def test_ranges_and_choices():
     doc["failures"] = {"crash": {"action": "ignore", "disqualify_after": -2}}
     got = problems(doc)
     assert "tournament.deals: must be >= 1, got 0" in got
-    assert "tournament.format: must be one of round-robin, duplicate, gauntlet, got 'swiss'" in got
+    assert "tournament.format: must be one of round-robin, duplicate, gauntlet, paired, got 'swiss'" in got
     assert "tournament.seed: must be >= 0, got -1" in got
     assert "failures.crash.action: must be one of substitute, forfeit, got 'ignore'" in got
     assert "failures.crash.disqualify_after: must be >= 0, got -2" in got

@@ -91,6 +91,27 @@ def test_same_records_and_standings_as_local_tables(tmp_path, ray_address):
     assert remote.nodes[0].tables == len({r["table_worker"] for r in records}) and remote.nodes[0].rate > 0
 
 
+def test_paired_run_gives_the_same_pairs_as_local_tables(tmp_path, ray_address):
+    """Format 'paired' (heuristic against random, the default heuristic fillers) on Ray tables:
+    the records and the pairs, in pair order, are those of local tables."""
+    def paired(kind: str) -> dict:
+        bots = [{"name": "heuristic", "command": bot_cmd("heuristic_bot.py")},
+                {"name": "random", "command": bot_cmd("random_bot.py"), "options": {"seed": 3}}]
+        d = quick_doc(bots, game=GAME, players=3, fmt="paired", deals=2, time=FAST)
+        d["tournament"].update(candidates=["heuristic", "random"], concurrency=2)
+        d["executor"] = {"kind": kind, "batch_games": 4}
+        return d
+
+    local = run_tournament(parse_config(paired("local")), tmp_path / "local")
+    remote = run_tournament(parse_config(paired("ray")), tmp_path / "ray")
+    assert remote.errors == [] and remote.played == local.played == 2 * 2 * 3
+    assert by_job(tmp_path / "ray") == by_job(tmp_path / "local")
+    pairs = json.loads((tmp_path / "ray" / "pairs.json").read_text())
+    assert len(pairs["pairs"]) == pairs["scheduled"] == 6
+    assert (tmp_path / "ray" / "pairs.json").read_text() == (tmp_path / "local" / "pairs.json").read_text()
+    assert remote.paired == local.paired
+
+
 def test_a_table_process_killed_mid_batch_loses_no_game_and_doubles_none(tmp_path, ray_address):
     """The random bot kills its table's process (the Ray actor) once, at its 200th request (in
     its third game: 84 requests a game): the batch's finished games are kept, its other games

@@ -169,7 +169,7 @@ def test_cli_check_and_errors(tmp_path):
     assert "deals = 5" in result.output and "decision_ms = 250" in result.output
     bad = CliRunner().invoke(tournament_command, [str(path), "--set", "tournament.format=swiss"])
     assert bad.exit_code == 2
-    assert "tournament.format: must be one of round-robin, duplicate, gauntlet, got 'swiss'" in bad.output
+    assert "tournament.format: must be one of round-robin, duplicate, gauntlet, paired, got 'swiss'" in bad.output
 
 
 def test_cli_match(tmp_path):
