@@ -11,7 +11,7 @@ import statistics
 import pytest
 import tomli_w
 from click.testing import CliRunner
-from conftest import bot_cmd, quick_doc
+from conftest import bot_cmd, mock, quick_doc
 
 from tournament.cli import margin_command, match_command, tournament_command
 from tournament.config import ConfigError, load_config, parse_config
@@ -316,6 +316,27 @@ def test_resume_of_an_interrupted_paired_run_gives_the_same_pairs(tmp_path):
     assert (out / "pairs.json").read_text() == (tmp_path / "whole" / "pairs.json").read_text()
     assert {r["job"]: comparable(r) for r in read_results(out)} == \
         {r["job"]: comparable(r) for r in read_results(tmp_path / "whole")}
+
+
+def test_a_forfeit_counts_in_its_pair_and_a_disqualified_candidate_leaves_pairs_open(tmp_path):
+    """A crashes in its first game (a forfeit: the game's lowest score) and is disqualified: its
+    later games are skipped, and only the pair whose two games were played has a row."""
+    bots = [{"name": "new", "command": mock("--crash", "--at", "1")}, bot("old", seed=1), bot("filler", seed=2)]
+    doc = paired_doc(bots, ["new", "old"], deals=2)
+    doc["failures"] = {"crash": {"disqualify_after": 1}}
+    config = parse_config(doc)
+    summary = run_tournament(config, tmp_path / "out")
+    assert summary.disqualified == {"new": "1 crash faults (failures.crash.disqualify_after = 1)"}
+    records = {r["job"]: r for r in read_results(tmp_path / "out")}
+    first = records["t0-d0-s0"]
+    assert first["status"] == "played" and first["forfeited"] == [0]
+    assert {job for job, r in records.items() if r["status"] == "skipped"} == {"t0-d1-s0", "t0-d0-s1", "t0-d1-s1"}
+    pairs = json.loads((tmp_path / "out" / "pairs.json").read_text())
+    assert pairs["scheduled"] == 4 and [row["pair"] for row in pairs["pairs"]] == [0]
+    (row,) = pairs["pairs"]
+    assert row["a_score"] == first["result"]["scores"][0] == min(first["result"]["scores"])
+    assert row["b_score"] == records["t1-d0-s0"]["result"]["scores"][0]
+    assert summary.paired is not None and summary.paired.pairs == 1
 
 
 def test_cli_match_paired(tmp_path):
