@@ -228,7 +228,8 @@ def candidates_of(value: Any) -> Candidates | None:
 
 def build_schedule(config: TournamentConfig, key: bytes | None = None) -> list[Job]:
     """All jobs in a fixed order that does not depend on concurrency: by table, then seating,
-    then deal (round robin: by table, then deal).
+    then deal (round robin: by table, then deal; paired: by seating, then blocks of deals, A's
+    games of a block before B's).
     ``key`` is the master key; by default the one of ``config.seed``.  A config without a seed
     (drawn for the run) needs the run's key: ``tournament.results.ResultStore`` draws it, keeps
     it in the output folder and builds the schedule (``store.schedule``)."""
