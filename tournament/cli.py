@@ -98,6 +98,7 @@ class _Progress:
         self.next_report = 0.1
         self.bar: Progress | None = None
         self.task: TaskID | None = None
+        self.note = ""  # the runner's note on where the run's question stands (the sequential test)
 
     def line(self, done: int, total: int) -> str:
         """The plain progress line (logs)."""
@@ -109,7 +110,7 @@ class _Progress:
         filled = int(share * self.WIDTH)
         bar = "#" * filled + "-" * (self.WIDTH - filled)
         return (f"[{bar}] {done}/{total} games {100 * share:3.0f}%  {_clock(elapsed)} elapsed, "
-                f"ETA {eta}, {self.rate():,.0f} decisions/s{self.where()}")
+                f"ETA {eta}, {self.rate():,.0f} decisions/s{self.where()}" + (f"\n  {self.note}" if self.note else ""))
 
     def where(self) -> str:
         """`` on N nodes`` once games come back from remote tables; empty for local tables."""
@@ -119,9 +120,12 @@ class _Progress:
         elapsed = time.monotonic() - self.start
         return self.decisions / elapsed if elapsed > 0 else 0.0
 
-    def __call__(self, done: int, total: int, record: dict[str, Any]) -> None:
+    def __call__(self, done: int, total: int, record: dict[str, Any], note: str = "") -> None:
         if self.quiet:
             return
+        # a line (off a terminal) also when the sequential test decides
+        changed = "accepted" in note and "accepted" not in self.note
+        self.note = note
         if self.base is None:
             self.base = done - 1
         self.decisions += sum(1 for a in record.get("actions", ()) if a.get("by") == "bot")
@@ -129,7 +133,7 @@ class _Progress:
             self.nodes.add(record["node"])
         if self.tty:
             self._draw(done, total)
-        elif total and (done / total >= self.next_report or done == total):
+        elif total and (done / total >= self.next_report or done == total or changed):
             self.stream.write(self.line(done, total) + "\n")
             self.stream.flush()
             while self.next_report <= done / total:
@@ -141,13 +145,14 @@ class _Progress:
                                 TaskProgressColumn(), TimeElapsedColumn(), TextColumn("ETA"),
                                 TimeRemainingColumn(),
                                 TextColumn("{task.fields[rate]} decisions/s{task.fields[where]}"),
+                                TextColumn("{task.fields[note]}"),
                                 console=Console(file=self.stream, force_terminal=True, stderr=True),
                                 auto_refresh=False)
             self.bar.start()
             # A resumed run starts at the games already recorded; the ETA counts only this run's.
-            self.task = self.bar.add_task("games", total=total, completed=self.base or 0, rate="0", where="")
+            self.task = self.bar.add_task("games", total=total, completed=self.base or 0, rate="0", where="", note="")
         assert self.task is not None
-        self.bar.update(self.task, completed=done, rate=f"{self.rate():,.0f}", where=self.where())
+        self.bar.update(self.task, completed=done, rate=f"{self.rate():,.0f}", where=self.where(), note=self.note)
         self.bar.refresh()
 
     def close(self) -> None:
@@ -178,6 +183,9 @@ def _report(summary: RunSummary, quiet: bool) -> int:
         click.echo(format_standings(summary.standings))
     if summary.paired is not None:
         click.echo(f"paired: {describe_paired(summary.paired)}", err=quiet)
+    if summary.sprt is not None:
+        click.echo(summary.sprt + ("; the rest of the schedule was not played" if summary.stopped_early else ""),
+                   err=quiet)
     click.echo(f"{summary.played} games played, {summary.resumed} already recorded, {summary.skipped} skipped "
                f"(of {summary.total}); results in {summary.out_dir}", err=quiet)
     if summary.executor != "local" and summary.nodes:
@@ -321,6 +329,10 @@ def move_aside(folder: Path) -> Path | None:
               help="paired: two commands, A and B, each played on every deal in the same seats against the same "
                    "bundled heuristic bots; prints the margin A - B.")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--sprt", metavar="M0,M1[,ALPHA,BETA]",
+              help="With --format paired: stop as soon as a sequential test decides between H0 (A - B <= M0) and "
+                   "H1 (A - B >= M1), in score points per deal; --deals is then the most to play "
+                   "(docs/tournament.md, \"Testing a change to a bot\").")
 @click.option("--decision-ms", type=float, default=10000, show_default=True)
 @click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE", help="A game option.")
 @click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: a new temporary one).")
@@ -329,8 +341,8 @@ def move_aside(folder: Path) -> Path | None:
               help='Run each bot in a bubblewrap sandbox (bwrap, the default on Linux) or, on purpose, in none '
                    '(overrides sandbox.kind; docs/tournament.md, "Fair play").')
 def match_command(game: str, commands: tuple[str, ...], players: int | None, deals: int, fmt: str, seed: int,
-                  decision_ms: float, game_options: tuple[str, ...], out: str | None, concurrency: int,
-                  sandbox_kind: str | None) -> None:
+                  sprt: str | None, decision_ms: float, game_options: tuple[str, ...], out: str | None,
+                  concurrency: int, sandbox_kind: str | None) -> None:
     """Quick match of GAME between bots given as shell-quoted commands, e.g.
     trickcore match beim-jupiter "python my_bot.py" "{python} {bots}/random_bot.py".
     With fewer commands than seats the commands are reused in turn.  With --format paired the
@@ -381,12 +393,26 @@ def match_command(game: str, commands: tuple[str, ...], players: int | None, dea
         doc["tournament"]["candidates"] = candidates
     if sandbox_kind is not None:
         doc["sandbox"] = {"kind": sandbox_kind}
+    if sprt is not None:
+        doc["stop"] = {"sprt": _sprt_option(sprt)}
     try:
         config = parse_config(doc, "match")
     except ConfigError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
     sys.exit(_run(config, None, False, False, True))
+
+
+def _sprt_option(text: str) -> dict[str, float]:
+    """``--sprt M0,M1[,ALPHA,BETA]`` as the ``[stop] sprt`` table (checked there)."""
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) not in (2, 4):
+        raise click.BadParameter(f"give M0,M1 or M0,M1,ALPHA,BETA, got {text!r}", param_hint="--sprt")
+    try:
+        numbers = [float(p) for p in parts]
+    except ValueError:
+        raise click.BadParameter(f"numbers, e.g. 0,2 or 0,2,0.05,0.05; got {text!r}", param_hint="--sprt") from None
+    return dict(zip(("m0", "m1", "alpha", "beta"), numbers))
 
 
 def _program_name(argv: list[str]) -> str:

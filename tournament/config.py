@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any, overload
 
+from tournament.sprt import SprtSpec, SprtSpecError
 from trickcore.game import GameConfigError, GameInfo
 from trickcore.games import get_game
 
@@ -45,7 +46,8 @@ BUNDLED_BOTS_DIR = Path(__file__).resolve().parent / "bots"
 RUN_ENVIRONMENT_KEYS = (("tournament", "output"), ("tournament", "concurrency"), ("tournament", "cpu_affinity"),
                         ("tournament", "workers"), ("executor", "kind"), ("executor", "address"),
                         ("executor", "cpus_per_table"), ("executor", "batch_games"), ("executor", "working_dir"),
-                        ("executor", "max_attempts"), ("executor", "start_timeout_s"), ("records", "report"))
+                        ("executor", "max_attempts"), ("executor", "start_timeout_s"), ("records", "report"),
+                        ("records", "report_every"))
 
 
 class ConfigError(ValueError):
@@ -135,6 +137,7 @@ class Records:
     transcripts: str = "failed"  # all | failed | none: per-game protocol transcript files
     stderr: str = "failed"  # all | failed | none: per-game bot stderr files
     report: bool = True  # write report.html (docs/tournament.md, "The HTML report") when the run ends
+    report_every: int = 0  # also rewrite it every this many recorded games while the run goes on (0: never)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -203,6 +206,8 @@ class TournamentConfig:
     # paired only: candidate A and candidate B, each the bots of the seats it holds (one bot; in a
     # partnership game one per seat of a partnership); every other bot is a filler
     candidates: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    # [stop] sprt: the sequential test that ends a paired run as soon as it decides (tournament.sprt)
+    sprt: SprtSpec | None = None
 
     def sandbox_for(self, bot: BotConfig) -> SandboxSettings:
         """The sandbox of one bot: ``[sandbox]`` with the bot's own keys over it."""
@@ -241,6 +246,8 @@ class TournamentConfig:
         if self.candidates is not None:
             # As written: a bot's name, or an array of names for a candidate holding a partnership.
             out["tournament"]["candidates"] = [side[0] if len(side) == 1 else list(side) for side in self.candidates]
+        if self.sprt is not None:
+            out["stop"] = {"sprt": self.sprt.to_dict()}
         return out
 
     @property
@@ -379,7 +386,7 @@ def expand_placeholders(word: str, config_dir: Path) -> str:
             .replace("{config_dir}", str(config_dir)))
 
 
-TOP_KEYS = ("game", "tournament", "time", "limits", "records", "failures", "bots", "executor", "sandbox")
+TOP_KEYS = ("game", "tournament", "time", "limits", "records", "failures", "bots", "executor", "sandbox", "stop")
 GAME_KEYS = ("name", "players", "options")
 TOURNAMENT_KEYS = ("name", "format", "deals", "seed", "concurrency", "output", "candidate", "candidates",
                    "auto_play_forced", "event_delivery", "cpu_affinity", "workers", "preflight")
@@ -414,6 +421,7 @@ def parse_config(doc: dict[str, Any], source: str = "config", config_dir: Path |
     if players is not None and complete:
         _check_field_size(c, t["format"], players, len(bots), candidates)
     candidate = _candidate(c, t["format"], t["candidate"], names)
+    sprt = _stop_section(c, doc, t["format"])
     if c.problems:
         raise ConfigError(c.problems, source)
     assert info is not None and players is not None  # else a problem was recorded
@@ -423,7 +431,8 @@ def parse_config(doc: dict[str, Any], source: str = "config", config_dir: Path |
                             event_delivery=t["event_delivery"], time=time_control, limits=limits, records=records,
                             failures=failures, bots=tuple(bots), source=source, raw_bots=tuple(raw_bots),
                             cpu_affinity=t["cpu_affinity"], workers=t["workers"], preflight=t["preflight"],
-                            executor=executor, config_dir=str(config_dir), sandbox=sandbox, candidates=candidates)
+                            executor=executor, config_dir=str(config_dir), sandbox=sandbox, candidates=candidates,
+                            sprt=sprt)
 
 
 def _game_section(c: _Checker, doc: dict[str, Any]) -> tuple[GameInfo | None, int | None, dict[str, Any]]:
@@ -528,10 +537,34 @@ def _limits_section(c: _Checker, doc: dict[str, Any]) -> Limits:
 
 def _records_section(c: _Checker, doc: dict[str, Any]) -> Records:
     rt = c.table(doc, "records")
-    c.unknown_keys(rt, ("transcripts", "stderr", "report"), "records")
+    c.unknown_keys(rt, ("transcripts", "stderr", "report", "report_every"), "records")
     return Records(transcripts=c.string(rt, "transcripts", "records", "failed", KEEP_CHOICES),
                    stderr=c.string(rt, "stderr", "records", "failed", KEEP_CHOICES),
-                   report=c.boolean(rt, "report", "records", True))
+                   report=c.boolean(rt, "report", "records", True),
+                   report_every=c.integer(rt, "report_every", "records", 0, minimum=0))
+
+
+def _stop_section(c: _Checker, doc: dict[str, Any], fmt: str) -> SprtSpec | None:
+    """``[stop]``: ``sprt = { m0, m1, alpha, beta, min_samples }``, the sequential test that ends a
+    paired run once it decides (docs/tournament.md, "Testing a change to a bot")."""
+    st = c.table(doc, "stop")
+    c.unknown_keys(st, ("sprt",), "stop")
+    if "sprt" not in st:
+        return None
+    table = st["sprt"]
+    if not isinstance(table, dict):
+        c.error("stop.sprt", f"must be a table, e.g. sprt = {{ m0 = 0, m1 = 2 }}, got {_type_name(table)}")
+        return None
+    if fmt != "paired":
+        c.error("stop.sprt", f"needs format 'paired' (its samples are the margins of A over B on the same deals); "
+                             f"format is {fmt!r}")
+        return None
+    try:
+        return SprtSpec.from_toml(table)
+    except SprtSpecError as exc:
+        for problem in exc.problems:
+            c.error(f"stop.sprt.{problem.split(':', 1)[0]}", problem.split(":", 1)[1].strip())
+        return None
 
 
 def _executor_section(c: _Checker, doc: dict[str, Any], config_dir: Path) -> ExecutorConfig:

@@ -253,6 +253,8 @@ class RayExecutor:
         self.run, self.progress = run, progress
         try:
             while len(self.accounted) < len(run.pending) and not self._given_up():
+                if run.drain.is_set() and not any(s.batches for s in self.slots):
+                    break   # the sequential test decided and the games in flight are back
                 self._dispatch()
                 waiting = [s.hello for s in self.slots if not s.ready and s.hello is not None] + \
                           [b.stream for s in self.slots if s.ready for b in s.batches]
@@ -383,6 +385,8 @@ class RayExecutor:
     def _dispatch(self) -> None:
         """Give each running table up to AHEAD batches; skip games of disqualified bots here."""
         size, disqualified = self.config.executor.batch_games, self.run.disqualified
+        if self.run.drain.is_set():     # the sequential test decided: no new games
+            return
         for slot in self.slots:
             while slot.ready and len(slot.batches) < self.AHEAD and self.queue:
                 jobs: list[Job] = []
@@ -453,7 +457,7 @@ class RayExecutor:
                 for slot in self.slots:
                     slot.actor.disqualify.remote(new)
         if run._record(kind, job, payload) and self.progress:
-            self.progress(len(self.accounted) + len(run.existing), len(run.schedule), payload)
+            self.progress(len(self.accounted) + len(run.existing), len(run.schedule), payload, run.progress_note())
 
     def _requeue(self, job_ids: list[str], jobs: list[Job]) -> None:
         """Games of a dead table go to the front of the queue, in schedule order; one whose

@@ -21,7 +21,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from tournament.config import FAULT_CLASSES, TournamentConfig
-from tournament.schedule import PAIRED_TABLES, paired_pair_number
+from tournament.schedule import PAIRED_TABLES, paired_pair_number, paired_seatings
 
 
 def _betainc(a: float, b: float, x: float) -> float:
@@ -291,6 +291,7 @@ def pair_rows(config: TournamentConfig, records: Iterable[dict[str, Any]]) -> li
     has no row."""
     if config.candidates is None:
         raise ValueError(f"format {config.format!r} has no pairs (only format 'paired' does)")
+    seatings = len(paired_seatings(config))
     games: dict[tuple[int, int], dict[int, dict[str, Any]]] = collections.defaultdict(dict)
     for rec in records:
         if rec.get("status") == "played":
@@ -305,8 +306,8 @@ def pair_rows(config: TournamentConfig, records: Iterable[dict[str, Any]]) -> li
             seats = [seat for seat, bot in enumerate(rec["bots"]) if bot in side]
             scores.append(statistics.fmean(rec["result"]["scores"][seat] for seat in seats))
         a_rec, b_rec = played
-        rows.append({"pair": paired_pair_number(deal, seating, config.deals), "deal": deal, "seed": a_rec["seed"],
-                     "seating": seating,
+        rows.append({"pair": paired_pair_number(deal, seating, config.deals, seatings), "deal": deal,
+                     "seed": a_rec["seed"], "seating": seating,
                      "seats": [seat for seat, bot in enumerate(a_rec["bots"]) if bot in config.candidates[0]],
                      "a_job": a_rec["job"], "b_job": b_rec["job"], "a_score": scores[0], "b_score": scores[1],
                      "margin": scores[0] - scores[1]})

@@ -51,7 +51,9 @@ EFFECTIVE_CONFIG_FILE = "config.toml"
 SECRET_FILE = "seed.secret"  # a drawn master seed, 32 hex digits; only the organiser may read it
 
 #: What a tournament calls after each recorded game: (games done, games in all, the game's record).
-ProgressCallback = Callable[[int, int, dict[str, Any]], None]
+#: progress(games recorded, games scheduled, the record just written, a note on where the run's
+#: question stands: the paired margin, or the sequential test; empty otherwise)
+ProgressCallback = Callable[[int, int, dict[str, Any], str], None]
 
 
 class ResumeError(RuntimeError):

@@ -44,6 +44,7 @@ from tournament.ratings import (
 from tournament.results import EFFECTIVE_CONFIG_FILE, ProgressCallback, ResultStore, write_csv, write_json
 from tournament.sandbox import SandboxUnavailable, require_sandbox, unsandboxed_notice
 from tournament.schedule import Job, paired_seatings
+from tournament.sequential import SequentialTest
 from trickcore import tables
 
 if TYPE_CHECKING:
@@ -69,6 +70,8 @@ class RunSummary:
     nodes: list[NodeThroughput] = dataclasses.field(default_factory=list)  # this invocation's games per node
     replayed: int = 0  # games started again elsewhere because their table or node died (ray)
     paired: PairedMargin | None = None  # format 'paired': A - B over the complete pairs (None before the first)
+    sprt: str | None = None  # [stop] sprt: where the test stands (SequentialTest.describe)
+    stopped_early: bool = False  # the test decided and the rest of the schedule was not played
 
 
 @dataclasses.dataclass
@@ -336,6 +339,12 @@ class _TournamentRun:
         self.disqualified = _disqualifications(config, self.totals)
         self.lock = threading.Lock()  # guards totals and disqualified, shared by the workers
         self.stop = threading.Event()
+        # [stop] sprt: set once the test decides; the tables finish the games they are playing
+        # and take no new one
+        self.drain = threading.Event()
+        self.sequential = SequentialTest(config, list(existing.values())) if config.sprt is not None else None
+        if self.sequential is not None and self.sequential.decision is not None:
+            self.drain.set()    # decided before this invocation: nothing more to play
         self.jobs: queue.Queue[Job] = queue.Queue()
         for job in self.pending:
             self.jobs.put(job)
@@ -358,6 +367,8 @@ class _TournamentRun:
     # ---- tables and workers -----------------------------------------------------------
     def start_tables(self) -> None:
         self.started = self.last_record = time.monotonic()
+        if self.drain.is_set():     # the sequential test decided in an earlier invocation
+            return
         if self.executor is not None:
             self.executor.start(self)
             return
@@ -384,7 +395,7 @@ class _TournamentRun:
     def _worker(self, index: int) -> None:
         table = self._table(index)
         try:
-            while not self.stop.is_set():
+            while not self.stop.is_set() and not self.drain.is_set():
                 try:
                     job = self.jobs.get_nowait()
                 except queue.Empty:
@@ -446,7 +457,7 @@ class _TournamentRun:
                     continue
                 accounted += 1
                 if self._record(kind, job, payload) and progress:
-                    progress(accounted + len(self.existing), len(self.schedule), payload)
+                    progress(accounted + len(self.existing), len(self.schedule), payload, self.progress_note())
         except KeyboardInterrupt:
             self.interrupted = True
             self.stop.set()
@@ -467,7 +478,30 @@ class _TournamentRun:
             self.played += 1
         else:
             self.skipped += 1
+        test = self.sequential
+        if test is not None and test.add(payload):
+            if test.decision is not None and not self.drain.is_set():
+                self.drain.set()
+            test.write(self.out, stopped_early=self.drain.is_set())
+        every = self.config.records.report_every
+        if every and (self.played + self.skipped) % every == 0:
+            self._rewrite_report()
         return True
+
+    def progress_note(self) -> str:
+        """Where the run's question stands, for the progress line: the sequential test (its LLR
+        between the bounds, the margin), or nothing."""
+        return "" if self.sequential is None else self.sequential.describe()
+
+    def _rewrite_report(self) -> None:
+        """``[records] report_every``: the report again, for an organiser watching the run (a
+        report that cannot be written now is left for the next time and for the end)."""
+        from tournament.report import write_report
+
+        try:
+            write_report(self.out)
+        except Exception as exc:  # noqa: BLE001 - a report must never stop the games
+            self.warnings.append(f"the report could not be rewritten during the run: {type(exc).__name__}: {exc}")
 
     def finish(self) -> RunSummary:
         all_records = list(self.existing.values()) + self.new_records
@@ -476,9 +510,13 @@ class _TournamentRun:
         if self.executor is not None:
             self.executor.close()
         nodes = node_throughput(self.new_records, self.last_record - self.started)
+        test = self.sequential
+        if test is not None:
+            test.write(self.out, stopped_early=self.drain.is_set())
         return RunSummary(self.out, len(self.schedule), self.played, len(self.existing), self.skipped, self.errors,
                           self.interrupted, standings, self.disqualified, self.warnings, self.config.executor.kind,
-                          nodes, self.replayed, paired)
+                          nodes, self.replayed, paired, None if test is None else test.describe(),
+                          self.drain.is_set())
 
 
 STANDINGS_COLUMNS = ("bot", "games", "mean_score", "ci95", "mean_rank", "win_share", "mu", "sigma", "ordinal",

@@ -47,7 +47,7 @@ FULL_PERMUTATIONS_UP_TO = 4
 #: paired: the table of each candidate (table 0 seats A, table 1 seats B)
 PAIRED_TABLES = (0, 1)
 #: paired: deals per block of the schedule (A's games of a block, then B's; see _jobs)
-PAIRED_BLOCK_DEALS = 16
+PAIRED_BLOCK_DEALS = 8
 
 #: How deal seeds come from the master seed; run.json names it, so that a run folder is always
 #: checked and continued with the derivation it was started with.
@@ -211,10 +211,13 @@ def paired_seatings(config: TournamentConfig) -> list[tuple[int, ...]]:
     return paired_rotations(config.players, info.teams(config.players) if info.teams is not None else None)
 
 
-def paired_pair_number(deal: int, seating: int, deals: int) -> int:
+def paired_pair_number(deal: int, seating: int, deals: int, seatings: int) -> int:
     """paired: the position of the pair (deal, seating) among the run's pairs, in schedule order
-    (the order in which B's games, the later of each pair, are scheduled)."""
-    return seating * deals + deal
+    (the order in which B's games, the later of each pair, are scheduled: block by block of
+    PAIRED_BLOCK_DEALS deals, within a block seating by seating)."""
+    first = deal - deal % PAIRED_BLOCK_DEALS
+    size = min(PAIRED_BLOCK_DEALS, deals - first)
+    return first * seatings + seating * size + deal - first
 
 
 def candidates_of(value: Any) -> Candidates | None:
@@ -228,7 +231,7 @@ def candidates_of(value: Any) -> Candidates | None:
 
 def build_schedule(config: TournamentConfig, key: bytes | None = None) -> list[Job]:
     """All jobs in a fixed order that does not depend on concurrency: by table, then seating,
-    then deal (round robin: by table, then deal; paired: by seating, then blocks of deals, A's
+    then deal (round robin: by table, then deal; paired: by blocks of deals, then seating, A's
     games of a block before B's).
     ``key`` is the master key; by default the one of ``config.seed``.  A config without a seed
     (drawn for the run) needs the run's key: ``tournament.results.ResultStore`` draws it, keeps
@@ -279,14 +282,16 @@ def _jobs(info: GameInfo, players: int, fmt: str, deals: int, names: list[str], 
     jobs: list[Job] = []
     seeds = [seed_of(deal) for deal in range(deals)]
     if fmt == "paired":
-        # Per seating, blocks of PAIRED_BLOCK_DEALS deals: A's games of the block, then B's.  Each of
-        # B's games completes a pair, so pairs come in steadily and in pair order
-        # (paired_pair_number), while a table switches between the candidates (and starts the
-        # fillers afresh: a filler that has played a deal is not dealt it again) once a block, not
-        # once a game.
+        # Blocks of PAIRED_BLOCK_DEALS deals; in a block, seating by seating, A's games of the
+        # block, then B's.  Each of B's games completes a pair, so pairs come in steadily and in
+        # pair order (paired_pair_number), while a table switches between the candidates (and
+        # starts the fillers afresh: a filler that has played a deal is not dealt it again) once
+        # per block and seating, not once a game.  A block's deals are complete -- every seating,
+        # both candidates -- before the next block begins: the samples of a sequential test
+        # ([stop] sprt) are whole deals, so they come in a block at a time.
         lineup_of = _lineups(names, players, fmt, candidate, candidates, teams)
-        for seating, rotation in enumerate(rotations):
-            for first in range(0, deals, PAIRED_BLOCK_DEALS):
+        for first in range(0, deals, PAIRED_BLOCK_DEALS):
+            for seating, rotation in enumerate(rotations):
                 for table in PAIRED_TABLES:
                     for deal in range(first, min(first + PAIRED_BLOCK_DEALS, deals)):
                         bots = tuple(lineup_of[table][i] for i in rotation)

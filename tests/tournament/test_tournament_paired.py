@@ -170,7 +170,8 @@ def check_paired_schedule(config) -> None:
     assert set(seats_held) == set(range(config.players))
     assert set(seats_held.values()) == {config.deals * len(seatings) * len(a) // config.players}
     b_games = [job for job in jobs if job.table == 1]
-    assert [paired_pair_number(j.deal, j.seating, config.deals) for j in b_games] == list(range(len(b_games)))
+    assert [paired_pair_number(j.deal, j.seating, config.deals, len(seatings)) for j in b_games] == \
+        list(range(len(b_games)))
     assert schedule_of_effective(json.loads(json.dumps(config.effective())), None) == jobs
 
 
@@ -299,7 +300,7 @@ def test_resume_of_an_interrupted_paired_run_gives_the_same_pairs(tmp_path):
     config = parse_config(doc)
     whole = run_tournament(config, tmp_path / "whole")
 
-    def stop_after_five(done: int, total: int, record: dict) -> None:
+    def stop_after_five(done: int, total: int, record: dict, note: str) -> None:
         if done >= 5:
             raise KeyboardInterrupt
 

@@ -1,0 +1,103 @@
+"""A paired run that stops when its sequential test decides ([stop] sprt): the config, real runs
+that accept H1 and H0, resume, and the records (docs/tournament.md, "Testing a change to a bot")."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import bot_cmd, quick_doc
+
+from tournament.config import ConfigError, parse_config
+from tournament.runner import run_tournament
+from tournament.schedule import PAIRED_BLOCK_DEALS, paired_seatings
+from tournament.sequential import SPRT_FILE
+
+FAST = {"startup_ms": 10000, "ready_ms": 5000, "decision_ms": 5000, "shutdown_ms": 200}
+
+
+def sprt_doc(a: str, b: str, deals: int = 4 * PAIRED_BLOCK_DEALS, **sprt) -> dict:
+    """Hattrick, one game a match, 4 seats: candidate A and B (bundled bots), heuristic fillers."""
+    bots = [{"name": "a", "command": bot_cmd(a), "options": {"seed": 1}},
+            {"name": "b", "command": bot_cmd(b), "options": {"seed": 2}}]
+    doc = quick_doc(bots, game="hattrick", players=4, fmt="paired", deals=deals, time=FAST)
+    doc["game"]["options"] = {"games": 1}
+    doc["tournament"]["candidates"] = ["a", "b"]
+    doc["tournament"]["concurrency"] = 2
+    doc["stop"] = {"sprt": {"m0": 0, "m1": 1, "alpha": 0.05, "beta": 0.05, "min_samples": 4, **sprt}}
+    return doc
+
+
+def problems(doc: dict) -> list[str]:
+    with pytest.raises(ConfigError) as info:
+        parse_config(doc)
+    return info.value.problems
+
+
+def test_sprt_config_errors():
+    doc = sprt_doc("heuristic_bot.py", "random_bot.py", m1=-1, beta=2, tail=3)
+    assert problems(doc) == [
+        "stop.sprt.tail: unknown key; allowed here: m0, m1, alpha, beta, min_samples",
+        "stop.sprt.m1: must be greater than m0 (H1 says A is better by more than H0 does), got m0 = 0 and m1 = -1",
+        "stop.sprt.beta: must be between 0 and 1 (exclusive), got 2"]
+    doc = sprt_doc("heuristic_bot.py", "random_bot.py")
+    doc["tournament"]["format"] = "duplicate"
+    del doc["tournament"]["candidates"]
+    assert any(p.startswith("stop.sprt: needs format 'paired'") for p in problems(doc))
+    doc = sprt_doc("heuristic_bot.py", "random_bot.py")
+    doc["stop"]["sprt"] = 3
+    assert problems(doc) == ["stop.sprt: must be a table, e.g. sprt = { m0 = 0, m1 = 2 }, got an integer"]
+
+
+def test_config_effective_keeps_the_test():
+    config = parse_config(sprt_doc("heuristic_bot.py", "random_bot.py"))
+    again = parse_config(json.loads(json.dumps(config.effective())))
+    assert again.sprt == config.sprt and again.fingerprint() == config.fingerprint()
+
+
+def check_sprt_file(out, summary, decision: str) -> dict:
+    data = json.loads((out / SPRT_FILE).read_text())
+    status = data["status"]
+    assert status["decision"] == decision and data["stopped_early"] is True
+    assert status["decided_at"] >= 4 and len(status["llr_path"]) == status["samples"] == data["deals"]
+    crossed = status["llr_path"][status["decided_at"] - 1]
+    assert crossed >= status["upper"] if decision == "H1" else crossed <= status["lower"]
+    assert data["candidates"] == ["a", "b"] and data["games_played"] == summary.played + summary.resumed
+    assert summary.stopped_early and summary.played < summary.total and f"{decision} accepted" in summary.sprt
+    return data
+
+
+def test_a_clearly_better_bot_is_accepted_early_and_the_rest_is_not_played(tmp_path):
+    summary = run_tournament(parse_config(sprt_doc("heuristic_bot.py", "random_bot.py")), tmp_path)
+    data = check_sprt_file(tmp_path, summary, "H1")
+    # Samples are whole deals: every seating of a counted deal has both games.
+    seatings = len(paired_seatings(parse_config(sprt_doc("heuristic_bot.py", "random_bot.py"))))
+    assert data["pairs"] >= data["deals"] * seatings
+    assert summary.paired is not None and summary.paired.mean > 1
+
+
+def test_a_clearly_worse_bot_is_rejected(tmp_path):
+    summary = run_tournament(parse_config(sprt_doc("random_bot.py", "heuristic_bot.py")), tmp_path)
+    check_sprt_file(tmp_path, summary, "H0")
+
+
+def test_resume_reaches_the_decision_of_one_go_and_a_decided_run_plays_nothing_more(tmp_path):
+    doc = sprt_doc("heuristic_bot.py", "random_bot.py")
+    doc["tournament"]["concurrency"] = 1
+    config = parse_config(doc)
+    whole = run_tournament(config, tmp_path / "whole")
+
+    def stop_after(done: int, total: int, record: dict, note: str) -> None:
+        if done >= PAIRED_BLOCK_DEALS * 4:     # inside the first block: nothing counted yet
+            raise KeyboardInterrupt
+
+    cut = run_tournament(config, tmp_path / "cut", progress=stop_after)
+    assert cut.interrupted and cut.sprt is not None and "undecided" in cut.sprt
+    resumed = run_tournament(config, tmp_path / "cut", resume=True)
+    first = json.loads((tmp_path / "whole" / SPRT_FILE).read_text())["status"]
+    again = json.loads((tmp_path / "cut" / SPRT_FILE).read_text())["status"]
+    assert (again["decision"], again["decided_at"]) == (first["decision"], first["decided_at"]) == ("H1",
+                                                                                                    first["decided_at"])
+    assert resumed.played + resumed.resumed == whole.played
+    idle = run_tournament(config, tmp_path / "cut", resume=True)
+    assert idle.played == 0 and "H1 accepted" in idle.sprt

@@ -1,0 +1,97 @@
+"""The sequential test of a paired run (``[stop] sprt``): it follows the run as games are
+recorded and says when to stop.
+
+Its samples are whole deals: a deal's sample is the mean margin A - B over its pairs, one per
+seating, once every seating of it has both games (the pairs of one deal share their cards, so
+they are not independent samples; two deals are).  The deals are taken in order, 0, 1, 2, ...,
+and a deal counts only once every deal before it has counted, so the test sees the same samples
+in the same order whatever the concurrency, the executor or an interruption did: a resumed run
+reaches the decision it would have reached in one go.  The schedule plays the deals a block at a
+time (tournament.schedule), so samples arrive a block at a time.
+
+The decision is the SPRT's (tournament.sprt, docs/sprt.md): H1 when the log-likelihood ratio
+reaches the upper bound, H0 when it reaches the lower one.  Games already running when it comes
+are finished and recorded; no new game starts.  ``sprt.json`` in the run folder says where the
+test stands (written after every deal that counts, and at the end)."""
+
+from __future__ import annotations
+
+import os
+import statistics
+from pathlib import Path
+from typing import Any
+
+from tournament.config import TournamentConfig
+from tournament.ratings import pair_rows
+from tournament.results import write_json
+from tournament.schedule import PAIRED_TABLES, paired_seatings
+from tournament.sprt import Sprt, SprtStatus
+
+SPRT_FILE = "sprt.json"
+
+
+class SequentialTest:
+    """The SPRT of one paired run, fed the run's records as they are written."""
+
+    def __init__(self, config: TournamentConfig, records: list[dict[str, Any]]) -> None:
+        assert config.sprt is not None and config.candidates is not None
+        self.config, self.spec = config, config.sprt
+        self.seatings = len(paired_seatings(config))
+        self.sprt = Sprt(self.spec)
+        self.games: dict[tuple[int, int], dict[int, dict[str, Any]]] = {}   # (deal, seating) -> table -> record
+        self.margins: dict[int, list[float]] = {}      # deal -> the margins of its complete pairs
+        self.counted = 0          # deals 0..counted-1 are samples of the test
+        self.games_played = 0
+        for record in records:
+            self.add(record)
+
+    @property
+    def decision(self) -> str | None:
+        return self.sprt.decision
+
+    def add(self, record: dict[str, Any]) -> bool:
+        """Take one recorded game; True when it made one or more deals count."""
+        if record.get("status") != "played" or record.get("table") not in PAIRED_TABLES:
+            return False
+        self.games_played += 1
+        key = (record["deal"], record["seating"])
+        by_table = self.games.setdefault(key, {})
+        by_table[record["table"]] = record
+        if len(by_table) == len(PAIRED_TABLES):
+            (row,) = pair_rows(self.config, by_table.values())
+            self.margins.setdefault(record["deal"], []).append(row["margin"])
+            del self.games[key]
+        before = self.counted
+        while len(self.margins.get(self.counted, ())) == self.seatings:
+            self.sprt.add(statistics.fmean(self.margins[self.counted]))
+            self.counted += 1
+        return self.counted > before
+
+    def status(self) -> SprtStatus:
+        return self.sprt.status(path=True)
+
+    def write(self, out: Path, stopped_early: bool) -> None:
+        """``sprt.json``: the test, where it stands and the LLR after each deal (the report's
+        chart); replaced whole, so a reader never sees half of it."""
+        data = {"spec": self.spec.to_dict(), "status": self.status().to_dict(),
+                "candidates": [" + ".join(side) for side in self.config.candidates or ()],
+                "unit": "score points per deal, A - B, the mean over the deal's seatings",
+                "games_played": self.games_played, "pairs": sum(map(len, self.margins.values())),
+                "deals": self.counted, "stopped_early": stopped_early}
+        tmp = out / (SPRT_FILE + ".tmp")
+        write_json(tmp, data)
+        os.replace(tmp, out / SPRT_FILE)
+
+    def describe(self) -> str:
+        """One line: the decision (or the LLR between its bounds), the margin and the samples."""
+        st = self.status()
+        if st.mean is None:
+            margin = ""
+        elif st.stderr is None:
+            margin = f", margin {st.mean:+.2f}"
+        else:
+            margin = f", margin {st.mean:+.2f} ± {1.96 * st.stderr:.2f}"
+        verdict = {"H1": f"H1 accepted (A - B >= {self.spec.m1:g})", "H0": f"H0 accepted (A - B <= {self.spec.m0:g})"}
+        head = verdict[st.decision] + f" at deal {st.decided_at}" if st.decision else "undecided"
+        return (f"SPRT {head}: LLR {st.llr:+.2f} in [{st.lower:.2f}, {st.upper:.2f}]{margin} over {st.samples} deals "
+                f"({self.games_played} games)")
