@@ -378,5 +378,17 @@ def write_csv(path: Path, header: list[str], rows: Iterable[list[Any]]) -> None:
     path.write_text(buf.getvalue(), encoding="utf-8")
 
 
+def record_in_manifest(out_dir: Path, key: str, value: Any) -> None:
+    """Add (or replace) one entry of run.json that says how the run came out (``sprt``: the
+    sequential test's decision), leaving every entry that defines the run as it was; the file
+    is replaced whole."""
+    path = Path(out_dir) / MANIFEST_FILE
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    manifest[key] = value
+    tmp = path.with_name(MANIFEST_FILE + ".tmp")
+    write_json(tmp, manifest)
+    os.replace(tmp, path)
+
+
 def write_json(path: Path, payload: Any) -> None:
     path.write_text(json.dumps(payload, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")

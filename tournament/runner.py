@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import json
 import multiprocessing
 import os
 import queue
@@ -41,7 +42,14 @@ from tournament.ratings import (
     pair_rows,
     paired_margin,
 )
-from tournament.results import EFFECTIVE_CONFIG_FILE, ProgressCallback, ResultStore, write_csv, write_json
+from tournament.results import (
+    EFFECTIVE_CONFIG_FILE,
+    ProgressCallback,
+    ResultStore,
+    record_in_manifest,
+    write_csv,
+    write_json,
+)
 from tournament.sandbox import SandboxUnavailable, require_sandbox, unsandboxed_notice
 from tournament.schedule import Job, paired_seatings
 from tournament.sequential import SequentialTest
@@ -513,6 +521,9 @@ class _TournamentRun:
         test = self.sequential
         if test is not None:
             test.write(self.out, stopped_early=self.drain.is_set())
+            outcome = test.outcome(self.drain.is_set())
+            record_in_manifest(self.out, "sprt", outcome)
+            add_to_summary(self.out, "sprt", outcome)
         return RunSummary(self.out, len(self.schedule), self.played, len(self.existing), self.skipped, self.errors,
                           self.interrupted, standings, self.disqualified, self.warnings, self.config.executor.kind,
                           nodes, self.replayed, paired, None if test is None else test.describe(),
@@ -557,6 +568,14 @@ def write_outputs(config: TournamentConfig, out: Path, records: list[dict[str, A
         "runner_latency_us": _percentiles(overheads),
         **({"paired_margin": paired.to_dict() if paired else None} if config.format == "paired" else {})})
     return paired
+
+
+def add_to_summary(out: Path, key: str, value: Any) -> None:
+    """One more entry of summary.json (the sequential test's outcome, known once the run ends)."""
+    path = out / "summary.json"
+    summary = json.loads(path.read_text(encoding="utf-8"))
+    summary[key] = value
+    write_json(path, summary)
 
 
 def write_pairs(config: TournamentConfig, out: Path, records: list[dict[str, Any]]) -> PairedMargin | None:

@@ -82,6 +82,13 @@ class SequentialTest:
         write_json(tmp, data)
         os.replace(tmp, out / SPRT_FILE)
 
+    def outcome(self, stopped_early: bool) -> dict[str, Any]:
+        """The test's outcome for summary.json and run.json: the status without its path, the
+        games played and whether the rest of the schedule was left unplayed."""
+        out = self.status().to_dict()
+        del out["llr_path"]
+        return {**out, "games_played": self.games_played, "deals": self.counted, "stopped_early": stopped_early}
+
     def describe(self) -> str:
         """One line: the decision (or the LLR between its bounds), the margin and the samples."""
         st = self.status()

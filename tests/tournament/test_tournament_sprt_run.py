@@ -64,6 +64,11 @@ def check_sprt_file(out, summary, decision: str) -> dict:
     assert crossed >= status["upper"] if decision == "H1" else crossed <= status["lower"]
     assert data["candidates"] == ["a", "b"] and data["games_played"] == summary.played + summary.resumed
     assert summary.stopped_early and summary.played < summary.total and f"{decision} accepted" in summary.sprt
+    # The outcome also goes into summary.json and run.json, without the path.
+    for name in ("summary.json", "run.json"):
+        outcome = json.loads((out / name).read_text())["sprt"]
+        assert outcome["decision"] == decision and outcome["decided_at"] == status["decided_at"]
+        assert outcome["games_played"] == data["games_played"] and "llr_path" not in outcome
     return data
 
 
