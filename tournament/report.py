@@ -2,11 +2,16 @@
 and SVG; nothing fetched), written by ``trickcore report RUN_DIR`` and at the end of every
 ``trickcore tournament`` (``--no-report`` turns that off).
 
-What it shows (docs/tournament.md, "The HTML report"): standings with the mean score's 95%
-interval and the ratings; each bot's score distribution; rating ``mu ± sigma`` against the
-games the bot has played; results by seat and by opponent; faults by class with the affected
-games; the games with links to their replay pages; the effective config and the environment of
-the run.
+What it shows (docs/tournament.md, "The HTML report"): for a paired run, the margin A - B with
+its 95% interval at the top, and its sequential test when one ran (``sprt.json``: the decision,
+the hypotheses, the LLR path against its bounds); standings with the mean score's 95% interval
+and the ratings; each bot's score distribution; rating ``mu ± sigma`` against the games the bot
+has played; results by seat and by opponent; faults by class with the affected games; the games
+with links to their replay pages; the effective config and the environment of the run.
+
+It can be written while the run goes on (``[records] report_every``): it reads the records
+written so far, leaves out a last line still being written, and replaces the page whole
+(write_whole), so a browser reloading it gets the previous page or the new one.
 
 Large runs stay light: ``results.jsonl`` is read one line at a time and only aggregates are kept
 (score histograms, rating curves thinned to at most ``CURVE_POINTS`` points per bot, pairwise
@@ -23,12 +28,12 @@ import datetime
 import json
 import os
 import platform
+import secrets
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from tournament.pages import write_page
 from tournament.replay_html import write_replay
 from tournament.report_data import (
     CURVE_POINTS,
@@ -36,15 +41,20 @@ from tournament.report_data import (
     Aggregates,
     Bot,
     Game,
+    PairedResult,
     ReportError,
     Shape,
+    SprtRecord,
     aggregate,
     games_data,
     invocations,
     load_manifest,
+    paired_result,
     pick_games,
     pick_replays,
     read_record,
+    read_sprt,
+    read_summary,
     scan,
     when,
 )
@@ -154,8 +164,24 @@ def write_report(run_dir: str | Path, replays: int | None = DEFAULT_REPLAYS, max
     agg = aggregate(data.shape, data.games, data.timing, data.disqualified)
     written = _write_replays(run, data.games, replays, path)
     page = _page(run, data, agg, written, max_games, path, t0)
-    write_page(path, page)
-    return ReportResult(path, len(data.games), len(written), time.perf_counter() - t0, path.stat().st_size)
+    write_whole(path, page)
+    return ReportResult(path, len(data.games), len(written), time.perf_counter() - t0, len(page.encode()))
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all: into a new file beside it, then renamed over it, so that
+    a reader (a browser reloading the report during a run) gets the old page or the new one,
+    never part of one.  Each writer has a file of its own: the runner's rewrite during a run and a
+    ``trickcore report`` of the same folder may write at the same time."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    try:
+        with open(partial, "x", encoding="utf-8") as fh:  # "x": created afresh, with the umask's permissions
+            fh.write(text)
+        os.replace(partial, path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
 
 
 @dataclasses.dataclass
@@ -169,6 +195,8 @@ class _RunData:
     timing: dict[str, dict[str, float]]
     summary: dict[str, Any]
     disqualified: dict[str, str]
+    paired: PairedResult | None
+    sprt: SprtRecord | None
 
 
 def _read_run(run: Path, verify: bool) -> _RunData:
@@ -185,10 +213,10 @@ def _read_run(run: Path, verify: bool) -> _RunData:
         for b in g.bots:
             if b not in names:
                 names.append(b)
-    summary_path = run / "summary.json"
-    summary = json.loads(summary_path.read_text(encoding="utf-8")) if summary_path.exists() else {}
-    return _RunData(config, info, Shape(info, players, [Bot(n) for n in names]), games, timing, summary,
-                    dict(summary.get("disqualified") or {}))
+    summary = read_summary(run)
+    shape = Shape(info, players, [Bot(n) for n in names])
+    return _RunData(config, info, shape, games, timing, summary, dict(summary.get("disqualified") or {}),
+                    paired_result(config, shape, games), read_sprt(run))
 
 
 def _write_replays(run: Path, games: list[Game], replays: int | None, report_path: Path) -> set[str]:
@@ -235,7 +263,7 @@ def _page(run: Path, data: _RunData, agg: Aggregates, written: set[str], max_gam
     report_env = capture_environment()
     report_env.pop("command", None)
     return render_report(
-        agg, game_links, title=f"{tname} – trickcore tournament report", name=tname,
+        agg, game_links, paired=data.paired, sprt=data.sprt, title=f"{tname} – trickcore tournament report", name=tname,
         game_title=data.info.title, game_name=config.get("game", {}).get("name"), players=data.shape.players,
         options=config.get("game", {}).get("options") or {}, format=tournament.get("format"),
         deals=tournament.get("deals"), seed=tournament.get("seed"), facts=facts, sandbox_kind=sandbox_kind,

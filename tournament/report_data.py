@@ -1,22 +1,33 @@
 """What the tournament report reads of a run folder and how it sums it up: the records of
 ``results.jsonl`` reduced to what the report needs (one line at a time; only aggregates are kept),
-the standings, score histograms, rating curves, results by seat and opponent, and faults by class
-(tournament/report.py writes the report; tournament/report_page.py draws it)."""
+the standings, score histograms, rating curves, results by seat and opponent, faults by class, a
+paired run's margin A - B and its sequential test (tournament/report.py writes the report;
+tournament/report_page.py draws it).
+
+A report may be made while the run goes on (the runner rewrites it every few games): a last line
+of ``results.jsonl`` still being written is left out (results.ResultsFile), the standings come
+from the records rather than from ``standings.json`` or ``summary.json``, which are written at the
+end of a run, and a file the report needs that cannot be read is a ReportError naming it."""
 
 from __future__ import annotations
 
 import collections
 import dataclasses
 import json
+import statistics
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from tournament.ratings import BotStanding, _Tally
+from tournament.ratings import BotStanding, PairedMargin, _Tally, candidate_label, paired_margin
 from tournament.results import MANIFEST_FILE, RESULTS_FILE, ResultsFile, ResumeError, checked_records
+from tournament.schedule import PAIRED_TABLES, candidates_of, paired_rotations
+from tournament.sequential import SPRT_FILE
+from tournament.sprt import SprtSpec, SprtStatus
 
 ENVIRONMENT_FILE = "environment.json"
+SUMMARY_FILE = "summary.json"
 CURVE_POINTS = 300
 
 
@@ -119,6 +130,137 @@ def read_record(run: Path, offset: int) -> dict[str, Any]:
     with open(run / RESULTS_FILE, "rb") as fh:
         fh.seek(offset)
         return dict(orjson.loads(fh.readline()))
+
+
+def read_summary(run: Path) -> dict[str, Any]:
+    """``summary.json`` (its disqualifications and runner latency), or {} while the run has not
+    written it yet (it is written when a run ends)."""
+    path = run / SUMMARY_FILE
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except ValueError as exc:
+        raise ReportError(f"{path}: not JSON ({exc}); it is written when a run ends: if a run is ending now, make "
+                          f"the report again once it has") from None
+    if not isinstance(doc, dict):
+        raise ReportError(f"{path}: not a run summary (a JSON object)")
+    return doc
+
+
+# ---- a paired run ------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class PairedResult:
+    """A paired run's margin A - B over its complete pairs so far (None before the first;
+    tournament.ratings.paired_margin, as the runner computes it for summary.json) and how many
+    pairs its schedule holds."""
+
+    a: str
+    b: str
+    margin: PairedMargin | None
+    scheduled: int
+
+
+def paired_result(config: dict[str, Any], shape: Shape, games: list[Game]) -> PairedResult | None:
+    """The margin A - B of a paired run from its records (None for the other formats).
+
+    Computed here rather than read from ``pairs.json`` or ``summary.json``: the runner writes
+    those when a run ends, and a report made during the run must show the pairs played so far."""
+    tournament = config.get("tournament", {})
+    if tournament.get("format") != "paired":
+        return None
+    try:
+        candidates = candidates_of(tournament.get("candidates"))
+        deals = int(tournament["deals"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ReportError(f"the run's config is of format 'paired', but its candidates or its number of deals "
+                          f"cannot be read ({type(exc).__name__}: {exc})") from None
+    if candidates is None:
+        raise ReportError("the run's config is of format 'paired' but names no candidates")
+    info, players = shape.game_info, shape.players
+    seatings = paired_rotations(players, info.teams(players) if info.teams is not None else None)
+    # The pairs as tournament.ratings.pair_rows makes them for pairs.json: a deal and seating whose
+    # games with A (table 0) and with B (table 1) were both played; each candidate scores the mean
+    # of the seats it held (two when it holds a partnership).
+    scores: dict[tuple[int, int], dict[int, float]] = collections.defaultdict(dict)
+    for g in games:
+        if g.status == "played" and g.scores is not None and g.table in PAIRED_TABLES:
+            side = candidates[PAIRED_TABLES.index(g.table)]
+            scores[(g.deal, g.seating)][g.table] = statistics.fmean(
+                g.scores[seat] for seat, bot in enumerate(g.bots) if bot in side)
+    a_table, b_table = PAIRED_TABLES
+    rows = [{"deal": deal, "margin": by_table[a_table] - by_table[b_table]}
+            for (deal, _), by_table in scores.items() if len(by_table) == len(PAIRED_TABLES)]
+    a, b = (candidate_label(side) for side in candidates)
+    return PairedResult(a, b, paired_margin(rows, a, b) if rows else None, deals * len(seatings))
+
+
+# ---- the sequential test of a paired run -------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class SprtRecord:
+    """``sprt.json``: a paired run's sequential test and where it stands.
+
+    The samples of the test are deals: a deal's sample is its mean margin A - B over its pairs,
+    one per seating, taken once every seating of it has both games (``status.samples`` equals
+    ``deals``; ``status.llr_path`` holds the LLR after each of them).  ``pairs`` counts the
+    complete pairs and ``games_played`` the games, of the deals counted or not yet;
+    ``stopped_early``: the run stopped taking new games at the decision."""
+
+    spec: SprtSpec
+    status: SprtStatus
+    candidates: tuple[str, str]
+    deals: int
+    pairs: int
+    games_played: int
+    stopped_early: bool
+
+
+def _count(doc: dict[str, Any], key: str) -> int:
+    value = doc[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{key}: must be a count (an integer >= 0), got {value!r}")
+    return value
+
+
+def read_sprt(run: Path) -> SprtRecord | None:
+    """The run's ``sprt.json``, or None when it has none (no sequential test ran).  A file that is
+    not what the runner writes is a ReportError naming what is wrong."""
+    path = run / SPRT_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    try:
+        doc = json.loads(text)
+        if not isinstance(doc, dict):
+            raise ValueError("not a JSON object")
+        spec = SprtSpec.from_toml(doc["spec"])
+        status = SprtStatus.from_dict(doc["status"])
+        candidates = doc["candidates"]
+        if not (isinstance(candidates, list) and len(candidates) == 2 and all(isinstance(c, str) for c in candidates)):
+            raise ValueError(f"candidates: must be the names of A and B, got {candidates!r}")
+        stopped_early = doc["stopped_early"]
+        if not isinstance(stopped_early, bool):
+            raise ValueError(f"stopped_early: must be true or false, got {stopped_early!r}")
+        record = SprtRecord(spec, status, (candidates[0], candidates[1]), _count(doc, "deals"), _count(doc, "pairs"),
+                            _count(doc, "games_played"), stopped_early)
+        if status.samples != record.deals:
+            raise ValueError(f"status.samples is {status.samples} and deals {record.deals}: the samples of the test "
+                             f"are deals")
+        if (status.decision is None) != (status.decided_at is None) or not (
+                status.decided_at is None or 1 <= status.decided_at <= status.samples):
+            raise ValueError(f"status.decision {status.decision!r} with decided_at {status.decided_at!r}: a decision "
+                             f"is taken after a number of samples, at most the {status.samples} there are")
+        if status.llr_path is not None and len(status.llr_path) != status.samples:
+            raise ValueError(f"status.llr_path holds {len(status.llr_path)} values for {status.samples} samples "
+                             f"(the LLR after each sample)")
+    except KeyError as exc:
+        raise ReportError(f"{path}: not the sequential test the runner writes: no {exc.args[0]!r}") from None
+    except (ValueError, TypeError) as exc:
+        raise ReportError(f"{path}: not the sequential test the runner writes: {exc}") from None
+    return record
 
 
 # ---- aggregation ---------------------------------------------------------------------------

@@ -8,19 +8,26 @@ formatted numbers, labels as text the template escapes), so no markup is written
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tournament.pages import render
 
 if TYPE_CHECKING:
-    from tournament.report_data import Aggregates, Game
+    from tournament.report_data import Aggregates, Game, PairedResult, SprtRecord
 
 #: The charts' colours, one per bot in standings order.
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
            "#17becf")
 #: Faults listed per class at most (all are in results.jsonl).
 FAULTS_LISTED = 100
+#: Points of the LLR path drawn at most, about (a longer path is reduced to the lowest and the
+#: highest LLR of each stretch of samples: llr_envelope).
+LLR_PATH_POINTS = 600
+#: How far beyond its bounds the LLR chart reaches, as a share of the distance between them: a
+#: path that runs further is drawn along that edge, so that the bounds keep their place on the
+#: chart however far the LLR went after the decision.
+LLR_OVERSHOOT = 0.1
 
 
 def fmt(x: float | None, digits: int = 2) -> str:
@@ -48,6 +55,15 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
 
 def _f1(x: float) -> str:
     return f"{x:.1f}"
+
+
+def _deals(n: int) -> str:
+    return f"{n:,} deal{'' if n == 1 else 's'}"
+
+
+def _percent(share: float) -> str:
+    """0.05 as "5%", 0.025 as "2.5%"."""
+    return f"{100 * share:.4g}%"
 
 
 # ---- charts ---------------------------------------------------------------------------------
@@ -156,6 +172,130 @@ def forest(agg: Aggregates, colours: dict[str, str]) -> dict[str, Any] | None:
     return {"w": w, "h": h, "left": left, "rows": items, "ticks": [(_f1(sx(t)), fmt(t)) for t in nice_ticks(lo, hi, 6)]}
 
 
+def llr_envelope(path: Sequence[float], limit: int) -> list[tuple[int, float]]:
+    """``(samples, LLR)`` points to draw ``path``, the LLR after each sample: every one when there
+    are at most ``limit``; otherwise, for each of ``limit // 2`` stretches of consecutive samples,
+    its lowest and its highest LLR in the order they came, and the last LLR.  Unlike every k-th
+    point, this keeps every excursion of the path, and the sample where it crossed a bound."""
+    n = len(path)
+    if n <= limit:
+        return [(i + 1, v) for i, v in enumerate(path)]
+    stretches = max(1, limit // 2)
+    points = []
+    for k in range(stretches):
+        indices = range(k * n // stretches, (k + 1) * n // stretches)
+        lowest = min(indices, key=path.__getitem__)
+        highest = max(indices, key=path.__getitem__)
+        points += [(i + 1, path[i]) for i in sorted({lowest, highest})]
+    if points[-1][0] != n:
+        points.append((n, path[-1]))
+    return points
+
+
+def sprt_chart(record: SprtRecord) -> dict[str, Any] | None:
+    """The LLR after each deal the test counted against the number of deals, with its two bounds;
+    the stretch before ``min_samples``, where the test decides nothing, shaded; the decision
+    marked.  None before the first sample (or when the file holds no path)."""
+    status, spec = record.status, record.spec
+    path = status.llr_path
+    if not path:
+        return None
+    lower, upper = status.lower, status.upper
+    reach = LLR_OVERSHOOT * (upper - lower)
+    lo, hi = lower - reach, upper + reach
+    w, h, left, right, top, bottom = 900, 300, 50, 190, 12, 34
+    pw, ph = w - left - right, h - top - bottom
+    n = len(path)
+
+    def sx(samples: float) -> float:
+        return left + samples / n * pw
+
+    def sy(llr: float) -> float:
+        return top + (hi - min(hi, max(lo, llr))) / (hi - lo) * ph
+
+    points = [(0, 0.0), *llr_envelope(path, LLR_PATH_POINTS)]  # the LLR is 0 before the first sample
+    line = "M" + " L".join(f"{sx(i):.1f},{sy(v):.1f}" for i, v in points)
+    decided = None
+    if status.decision is not None and status.decided_at is not None:  # within the path: read_sprt checks it
+        llr = path[status.decided_at - 1]
+        decided = {"x": _f1(sx(status.decided_at)), "y": _f1(sy(llr)),
+                   "title": f"{status.decision} accepted after {_deals(status.decided_at)}: LLR {llr:+.3f}"}
+    bounds = [{"y": _f1(sy(upper)), "label": f"upper {upper:+.3f}: H1 accepted", "kind": "h1"},
+              {"y": _f1(sy(lower)), "label": f"lower {lower:+.3f}: H0 accepted", "kind": "h0"}]
+    return {"w": w, "h": h, "left": left, "pw": pw, "ph": ph, "top": top, "path": line, "bounds": bounds,
+            "decided": decided, "clamped": any(v > hi or v < lo for v in path),
+            "early_w": _f1(sx(min(n, spec.min_samples)) - left),
+            "early": f"no decision before {_deals(spec.min_samples)}",
+            "yticks": [(_f1(sy(t)), _f1(sy(t) + 4), fmt(t, 1)) for t in nice_ticks(lo, hi, 6)],
+            "xticks": [(_f1(sx(t)), fmt(t)) for t in nice_ticks(0, n, 8) if float(t).is_integer()]}
+
+
+# ---- a paired run: is A better than B? ----------------------------------------------------------
+
+def paired_view(paired: PairedResult) -> dict[str, Any]:
+    """The margin A - B per game at the top of a paired run's report: its figure, its 95% interval
+    over deals and what it rests on."""
+    m = paired.margin
+    view: dict[str, Any] = {"a": paired.a, "b": paired.b, "scheduled": f"{paired.scheduled:,}", "margin": None}
+    if m is not None:
+        view["margin"] = {
+            "mean": f"{m.mean:+.2f}", "ci95": None if m.ci95 is None else f"{m.ci95:.2f}",
+            "deals": f"{m.deals:,}", "pairs": f"{m.pairs:,}",
+            "verdict": None if m.ci95 is None else
+            "the interval excludes zero" if m.excludes_zero else "the interval includes zero"}
+    return view
+
+
+#: What the samples of the sequential test are, and so the unit of m0, m1 and the mean margin.
+SPRT_UNIT = ("score points per deal: the mean, over the deal's seatings, of A's score minus B's, each in its "
+             "own game of the deal in the same seat")
+
+
+def sprt_view(record: SprtRecord) -> dict[str, Any]:
+    """The sequential test in words: its hypotheses, error rates and bounds, the decision and when
+    it came, the LLR, the mean margin with its 95% interval, and what was played."""
+    spec, status = record.spec, record.status
+    a, b = record.candidates
+    difference = f"{a} − {b}"
+    decided_at = status.decided_at
+    if status.decision == "H1" and decided_at is not None:
+        headline = f"H1 accepted after {_deals(decided_at)}: {difference} ≥ {fmt(spec.m1)}"
+        meaning = (f"The test gives this answer in about {_percent(spec.alpha)} of runs (alpha) where in truth "
+                   f"{difference} = {fmt(spec.m0)}, and more rarely where it is lower.")
+    elif status.decision == "H0" and decided_at is not None:
+        headline = f"H0 accepted after {_deals(decided_at)}: {difference} ≤ {fmt(spec.m0)}"
+        meaning = (f"The test gives this answer in about {_percent(spec.beta)} of runs (beta) where in truth "
+                   f"{difference} = {fmt(spec.m1)}, and more rarely where it is higher.")
+    else:
+        headline = f"Undecided after {_deals(status.samples)}"
+        # Before min_samples the LLR may lie beyond a bound without deciding anything.
+        meaning = (f"The test decides nothing before {_deals(spec.min_samples)}." if status.samples < spec.min_samples
+                   else "The LLR has reached neither bound.")
+    llr = f"{status.llr:+.3f}"
+    path = status.llr_path
+    if decided_at is not None and path and decided_at < len(path):
+        # Deals completed by the games that were running at the decision count in the LLR, not in
+        # the decision: the LLR then is the one that decided.
+        llr += f" (at the decision: {path[decided_at - 1]:+.3f})"
+    if status.mean is None:
+        mean = "–"
+    elif status.stderr is None:
+        mean = f"{status.mean:+.2f} (one deal: no interval)"
+    else:
+        mean = f"{status.mean:+.2f} ± {1.96 * status.stderr:.2f} (95%: 1.96 standard errors over the deals counted)"
+    rows = [("H0", f"{difference} ≤ {fmt(spec.m0)}"), ("H1", f"{difference} ≥ {fmt(spec.m1)}"), ("unit", SPRT_UNIT),
+            ("alpha", f"{spec.alpha:g}: the rate of accepting H1 where in truth {difference} = {fmt(spec.m0)}"),
+            ("beta", f"{spec.beta:g}: the rate of accepting H0 where in truth {difference} = {fmt(spec.m1)}"),
+            ("bounds", f"H0 accepted at LLR ≤ {status.lower:+.3f}, H1 at LLR ≥ {status.upper:+.3f}"),
+            ("LLR", llr), ("mean margin", mean),
+            ("deals counted", f"{status.samples:,} (no decision before {spec.min_samples:,})"),
+            ("pairs complete", f"{record.pairs:,}"), ("games played", f"{record.games_played:,}"),
+            ("stopped early", "yes: at the decision the run took no new game; the games already running were finished"
+                              if record.stopped_early else "no")]
+    return {"decision": status.decision, "headline": headline, "meaning": meaning, "rows": rows,
+            "question": f"is {a} better than {b}?", "chart": sprt_chart(record)}
+
+
 # ---- tables ---------------------------------------------------------------------------------
 
 def pair_cells(agg: Aggregates) -> list[tuple[str, list[dict[str, str] | None]]]:
@@ -211,11 +351,13 @@ def kv_rows(d: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def render_report(agg: Aggregates, game_links: Callable[[Game], list[tuple[str, str]]],
-                  **page: Any) -> str:
+                  paired: PairedResult | None = None, sprt: SprtRecord | None = None, **page: Any) -> str:
     """The report page: ``page`` holds the run's facts (templates/report.html.j2 names them);
-    the sections' contents are computed here from ``agg``."""
+    the sections' contents are computed here from ``agg``, a paired run's margin (``paired``) and
+    its sequential test (``sprt``)."""
     colours = {s.name: PALETTE[i % len(PALETTE)] for i, s in enumerate(agg.standings)}
     return render("report.html.j2", generator="trickcore report", agg=agg, fmt=fmt, colours=colours,
                   forest=forest(agg, colours), histograms=histograms(agg, colours),
                   rating_chart=rating_chart(agg, colours), pairs=pair_cells(agg), fault_lists=fault_lists(agg),
-                  game_links=game_links, kv_rows=kv_rows, **page)
+                  game_links=game_links, kv_rows=kv_rows, paired=None if paired is None else paired_view(paired),
+                  sprt=None if sprt is None else sprt_view(sprt), **page)
