@@ -507,7 +507,7 @@ class _TournamentRun:
         from tournament.report import write_report
 
         try:
-            write_report(self.out)
+            write_report(self.out, replays=0)   # the replay pages come with the report at the end
         except Exception as exc:  # noqa: BLE001 - a report must never stop the games
             self.warnings.append(f"the report could not be rewritten during the run: {type(exc).__name__}: {exc}")
 
