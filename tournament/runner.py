@@ -351,8 +351,10 @@ class _TournamentRun:
         # and take no new one
         self.drain = threading.Event()
         self.sequential = SequentialTest(config, list(existing.values())) if config.sprt is not None else None
-        if self.sequential is not None and self.sequential.decision is not None:
-            self.drain.set()    # decided before this invocation: nothing more to play
+        if self.sequential is not None:
+            if self.sequential.decision is not None:
+                self.drain.set()    # decided before this invocation: nothing more to play
+            self.sequential.write(out, stopped_early=self.drain.is_set())   # readable from the start
         self.jobs: queue.Queue[Job] = queue.Queue()
         for job in self.pending:
             self.jobs.put(job)

@@ -106,3 +106,26 @@ def test_resume_reaches_the_decision_of_one_go_and_a_decided_run_plays_nothing_m
     assert resumed.played + resumed.resumed == whole.played
     idle = run_tournament(config, tmp_path / "cut", resume=True)
     assert idle.played == 0 and "H1 accepted" in idle.sprt
+
+
+def test_report_every_rewrites_the_report_while_the_run_goes_on(tmp_path):
+    doc = sprt_doc("heuristic_bot.py", "random_bot.py")
+    doc["tournament"]["concurrency"] = 1
+    doc["records"] = {"report_every": 8}
+    seen = {}
+
+    def watch(done: int, total: int, record: dict, note: str) -> None:
+        page = tmp_path / "report.html"
+        if page.exists():
+            seen.setdefault(done, page.stat().st_mtime_ns)
+        if done == 7:
+            assert not page.exists()         # not before the 8th game
+        if done >= 17:
+            raise KeyboardInterrupt
+
+    summary = run_tournament(parse_config(doc), tmp_path, progress=watch)
+    assert summary.interrupted and min(seen) == 8 and 16 in seen
+    assert summary.sprt is not None and "undecided" in summary.sprt
+    # sprt.json is there from the start, so the page has its SPRT section before any deal counts
+    assert json.loads((tmp_path / SPRT_FILE).read_text())["deals"] == 0
+    assert 'id="sprt"' in (tmp_path / "report.html").read_text()
