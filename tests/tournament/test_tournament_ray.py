@@ -26,6 +26,7 @@ from tournament.cli import tournament_command
 from tournament.config import ConfigError, load_config, parse_config
 from tournament.results import RESULTS_FILE, comparable, read_results
 from tournament.runner import run_tournament
+from tournament.schedule import PAIRED_BLOCK_DEALS
 
 FAST = {"startup_ms": 10000, "ready_ms": 5000, "decision_ms": 5000, "shutdown_ms": 200}
 GAME = "beim-jupiter"  # 3 seats: 6 seatings per deal in duplicate, about 40 decisions a game
@@ -110,6 +111,28 @@ def test_paired_run_gives_the_same_pairs_as_local_tables(tmp_path, ray_address):
     assert len(pairs["pairs"]) == pairs["scheduled"] == 6
     assert (tmp_path / "ray" / "pairs.json").read_text() == (tmp_path / "local" / "pairs.json").read_text()
     assert remote.paired == local.paired
+
+
+def test_a_sequential_test_stops_ray_tables_at_the_decision_of_local_ones(tmp_path, ray_address):
+    """[stop] sprt on Ray tables: the test decides at the deal it decides at on local tables,
+    no batch is handed out after the decision, and the run stops well short of its schedule."""
+    def decided(kind: str) -> dict:
+        bots = [{"name": "heuristic", "command": bot_cmd("heuristic_bot.py")},
+                {"name": "random", "command": bot_cmd("random_bot.py"), "options": {"seed": 3}}]
+        d = quick_doc(bots, game=GAME, players=3, fmt="paired", deals=6 * PAIRED_BLOCK_DEALS, time=FAST)
+        d["tournament"].update(candidates=["heuristic", "random"], concurrency=2)
+        d["executor"] = {"kind": kind, "batch_games": 4}
+        d["stop"] = {"sprt": {"m0": 0, "m1": 1, "min_samples": 4}}
+        return d
+
+    local = run_tournament(parse_config(decided("local")), tmp_path / "local")
+    remote = run_tournament(parse_config(decided("ray")), tmp_path / "ray")
+    assert remote.errors == [] and remote.stopped_early and local.stopped_early
+    status = {k: json.loads((tmp_path / k / "sprt.json").read_text())["status"] for k in ("local", "ray")}
+    assert status["ray"]["decision"] == status["local"]["decision"] == "H1"
+    assert status["ray"]["decided_at"] == status["local"]["decided_at"]
+    # The games in flight at the decision are finished: at most a batch ahead per table.
+    assert remote.played < remote.total and remote.played <= local.played + 2 * 2 * 4
 
 
 def test_a_table_process_killed_mid_batch_loses_no_game_and_doubles_none(tmp_path, ray_address):
