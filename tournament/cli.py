@@ -98,7 +98,7 @@ class _Progress:
         self.next_report = 0.1
         self.bar: Progress | None = None
         self.task: TaskID | None = None
-        self.note = ""  # the runner's note on where the run's question stands (the sequential test)
+        self.note = ""  # the runner's note on where the run's question stands (a paired margin, a sequential test)
 
     def line(self, done: int, total: int) -> str:
         """The plain progress line (logs)."""

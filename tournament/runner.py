@@ -52,7 +52,7 @@ from tournament.results import (
 )
 from tournament.sandbox import SandboxUnavailable, require_sandbox, unsandboxed_notice
 from tournament.schedule import Job, paired_seatings
-from tournament.sequential import SequentialTest
+from tournament.sequential import PairedProgress
 from trickcore import tables
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ class RunSummary:
     nodes: list[NodeThroughput] = dataclasses.field(default_factory=list)  # this invocation's games per node
     replayed: int = 0  # games started again elsewhere because their table or node died (ray)
     paired: PairedMargin | None = None  # format 'paired': A - B over the complete pairs (None before the first)
-    sprt: str | None = None  # [stop] sprt: where the test stands (SequentialTest.describe)
+    sprt: str | None = None  # [stop] sprt: where the test stands (PairedProgress.describe)
     stopped_early: bool = False  # the test decided and the rest of the schedule was not played
 
 
@@ -350,7 +350,9 @@ class _TournamentRun:
         # [stop] sprt: set once the test decides; the tables finish the games they are playing
         # and take no new one
         self.drain = threading.Event()
-        self.sequential = SequentialTest(config, list(existing.values())) if config.sprt is not None else None
+        # paired: the margin so far for the progress line, and the [stop] sprt test
+        self.paired = PairedProgress(config, list(existing.values())) if config.candidates is not None else None
+        self.sequential = self.paired if config.sprt is not None else None
         if self.sequential is not None:
             if self.sequential.decision is not None:
                 self.drain.set()    # decided before this invocation: nothing more to play
@@ -488,8 +490,9 @@ class _TournamentRun:
             self.played += 1
         else:
             self.skipped += 1
+        counted = self.paired is not None and self.paired.add(payload)
         test = self.sequential
-        if test is not None and test.add(payload):
+        if test is not None and counted:
             if test.decision is not None and not self.drain.is_set():
                 self.drain.set()
             test.write(self.out, stopped_early=self.drain.is_set())
@@ -499,9 +502,10 @@ class _TournamentRun:
         return True
 
     def progress_note(self) -> str:
-        """Where the run's question stands, for the progress line: the sequential test (its LLR
-        between the bounds, the margin), or nothing."""
-        return "" if self.sequential is None else self.sequential.describe()
+        """Where the run's question stands, for the progress line: a paired run's margin A - B
+        over the deals complete so far, or its sequential test (the LLR between the bounds, the
+        margin); nothing for other formats."""
+        return "" if self.paired is None else self.paired.describe()
 
     def _rewrite_report(self) -> None:
         """``[records] report_every``: the report again, for an organiser watching the run (a

@@ -25,19 +25,21 @@ from tournament.config import TournamentConfig
 from tournament.ratings import pair_rows
 from tournament.results import write_json
 from tournament.schedule import PAIRED_TABLES, paired_seatings
-from tournament.sprt import Sprt, SprtStatus
+from tournament.sprt import Sprt, SprtSpec, SprtStatus
 
 SPRT_FILE = "sprt.json"
 
 
-class SequentialTest:
-    """The SPRT of one paired run, fed the run's records as they are written."""
+class PairedProgress:
+    """Where a paired run stands, fed its records as they are written: the margin A - B over
+    the deals counted so far and, with ``[stop] sprt``, the sequential test over them."""
 
     def __init__(self, config: TournamentConfig, records: list[dict[str, Any]]) -> None:
-        assert config.sprt is not None and config.candidates is not None
-        self.config, self.spec = config, config.sprt
+        assert config.candidates is not None
+        self.config = config
         self.seatings = len(paired_seatings(config))
-        self.sprt = Sprt(self.spec)
+        self.sprt = None if config.sprt is None else Sprt(config.sprt)
+        self.deal_margins: list[float] = []      # the margin of each deal counted, in deal order
         self.games: dict[tuple[int, int], dict[int, dict[str, Any]]] = {}   # (deal, seating) -> table -> record
         self.margins: dict[int, list[float]] = {}      # deal -> the margins of its complete pairs
         self.counted = 0          # deals 0..counted-1 are samples of the test
@@ -46,8 +48,13 @@ class SequentialTest:
             self.add(record)
 
     @property
+    def spec(self) -> SprtSpec:
+        assert self.config.sprt is not None, "a paired run without [stop] sprt has no test"
+        return self.config.sprt
+
+    @property
     def decision(self) -> str | None:
-        return self.sprt.decision
+        return None if self.sprt is None else self.sprt.decision
 
     def add(self, record: dict[str, Any]) -> bool:
         """Take one recorded game; True when it made one or more deals count."""
@@ -63,11 +70,14 @@ class SequentialTest:
             del self.games[key]
         before = self.counted
         while len(self.margins.get(self.counted, ())) == self.seatings:
-            self.sprt.add(statistics.fmean(self.margins[self.counted]))
+            self.deal_margins.append(statistics.fmean(self.margins[self.counted]))
+            if self.sprt is not None:
+                self.sprt.add(self.deal_margins[-1])
             self.counted += 1
         return self.counted > before
 
     def status(self) -> SprtStatus:
+        assert self.sprt is not None, "a paired run without [stop] sprt has no test"
         return self.sprt.status(path=True)
 
     def write(self, out: Path, stopped_early: bool) -> None:
@@ -90,7 +100,10 @@ class SequentialTest:
         return {**out, "games_played": self.games_played, "deals": self.counted, "stopped_early": stopped_early}
 
     def describe(self) -> str:
-        """One line: the decision (or the LLR between its bounds), the margin and the samples."""
+        """One line: the decision (or the LLR between its bounds), the margin and the samples;
+        without a test, the margin over the deals counted."""
+        if self.sprt is None:
+            return self._describe_margin()
         st = self.status()
         if st.mean is None:
             margin = ""
@@ -102,3 +115,12 @@ class SequentialTest:
         head = verdict[st.decision] + f" at deal {st.decided_at}" if st.decision else "undecided"
         return (f"SPRT {head}: LLR {st.llr:+.2f} in [{st.lower:.2f}, {st.upper:.2f}]{margin} over {st.samples} deals "
                 f"({self.games_played} games)")
+
+    def _describe_margin(self) -> str:
+        margins, a, b = self.deal_margins, *(" + ".join(side) for side in self.config.candidates or ())
+        if not margins:
+            return f"paired {a} - {b}: no deal complete yet ({self.games_played} games)"
+        mean = statistics.fmean(margins)
+        spread = "" if len(margins) < 2 else \
+            f" ± {1.96 * statistics.stdev(margins) / len(margins) ** 0.5:.2f}"
+        return f"paired {a} - {b}: {mean:+.2f}{spread} over {len(margins)} deals ({self.games_played} games)"

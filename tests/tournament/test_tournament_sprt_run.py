@@ -129,3 +129,16 @@ def test_report_every_rewrites_the_report_while_the_run_goes_on(tmp_path):
     # sprt.json is there from the start, so the page has its SPRT section before any deal counts
     assert json.loads((tmp_path / SPRT_FILE).read_text())["deals"] == 0
     assert 'id="sprt"' in (tmp_path / "report.html").read_text()
+
+
+def test_the_progress_note_of_a_paired_run_gives_its_margin_so_far(tmp_path):
+    doc = sprt_doc("heuristic_bot.py", "random_bot.py", deals=PAIRED_BLOCK_DEALS)
+    del doc["stop"]
+    notes = []
+    summary = run_tournament(parse_config(doc), tmp_path, progress=lambda done, total, rec, note: notes.append(note))
+    assert notes[0] == "paired a - b: no deal complete yet (1 games)"
+    # The block's deals complete together, at its last game: then the margin over all of them,
+    # which is the run's paired margin.
+    assert notes[-1].startswith("paired a - b: ") and f"over {PAIRED_BLOCK_DEALS} deals" in notes[-1]
+    assert f"{summary.paired.mean:+.2f} ±" in notes[-1]
+    assert summary.sprt is None and not (tmp_path / SPRT_FILE).exists()
