@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from tournament.config import TournamentConfig
-from tournament.ratings import pair_rows
+from tournament.ratings import pair_rows, t95
 from tournament.results import write_json
 from tournament.schedule import PAIRED_TABLES, paired_seatings
 from tournament.sprt import Sprt, SprtSpec, SprtStatus
@@ -121,6 +121,8 @@ class PairedProgress:
         if not margins:
             return f"paired {a} - {b}: no deal complete yet ({self.games_played} games)"
         mean = statistics.fmean(margins)
+        # the interval of tournament.ratings.paired_margin (Student t over the deals), so the line
+        # ends on the figure the summary prints
         spread = "" if len(margins) < 2 else \
-            f" ± {1.96 * statistics.stdev(margins) / len(margins) ** 0.5:.2f}"
+            f" ± {t95(len(margins) - 1) * statistics.stdev(margins) / len(margins) ** 0.5:.2f}"
         return f"paired {a} - {b}: {mean:+.2f}{spread} over {len(margins)} deals ({self.games_played} games)"

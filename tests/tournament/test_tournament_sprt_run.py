@@ -140,5 +140,5 @@ def test_the_progress_note_of_a_paired_run_gives_its_margin_so_far(tmp_path):
     # The block's deals complete together, at its last game: then the margin over all of them,
     # which is the run's paired margin.
     assert notes[-1].startswith("paired a - b: ") and f"over {PAIRED_BLOCK_DEALS} deals" in notes[-1]
-    assert f"{summary.paired.mean:+.2f} ±" in notes[-1]
+    assert f"{summary.paired.mean:+.2f} ± {summary.paired.ci95:.2f}" in notes[-1]
     assert summary.sprt is None and not (tmp_path / SPRT_FILE).exists()
