@@ -39,7 +39,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from tournament.config import ConfigError, TournamentConfig, load_config, parse_config
+from tournament.config import ConfigError, TournamentConfig, load_config, parse_config, program_name
 from tournament.ratings import describe_paired
 from tournament.report import capture_environment, finish_run, report_command
 from tournament.results import MANIFEST_FILE, RESULTS_FILE, ResultsFile, ResumeError, checked_records
@@ -376,13 +376,13 @@ def match_command(game: str, commands: tuple[str, ...], players: int | None, dea
         held = len(teams[0]) if teams else 1
         for label, command in zip("ab", commands):
             argv = shlex.split(command)
-            names = [f"{label}-{_program_name(argv)}" + (f"-{k}" if held > 1 else "") for k in range(1, held + 1)]
+            names = [f"{label}-{program_name(argv)}" + (f"-{k}" if held > 1 else "") for k in range(1, held + 1)]
             bots.extend({"name": name, "command": argv} for name in names)
             candidates.append(names[0] if held == 1 else names)
     else:
         for i in range(seats):
             argv = shlex.split(commands[i % len(commands)])
-            bots.append({"name": f"p{i + 1}-{_program_name(argv)}", "command": argv})
+            bots.append({"name": f"p{i + 1}-{program_name(argv)}", "command": argv})
     doc: dict[str, Any] = {"game": {"name": game, "players": players,
                     "options": {k: _parse_value(v) for k, _, v in (o.partition("=") for o in game_options)}},
            "tournament": {"name": "match", "format": fmt, "deals": deals, "seed": seed,
@@ -413,12 +413,6 @@ def _sprt_option(text: str) -> dict[str, float]:
     except ValueError:
         raise click.BadParameter(f"numbers, e.g. 0,2 or 0,2,0.05,0.05; got {text!r}", param_hint="--sprt") from None
     return dict(zip(("m0", "m1", "alpha", "beta"), numbers))
-
-
-def _program_name(argv: list[str]) -> str:
-    """A bot named after its program: the last word that is not a flag ("python bot.py" -> bot)."""
-    words = [w for w in argv if not w.startswith("-")] or ["bot"]
-    return Path(words[-1]).stem
 
 
 @click.command("compliance")
@@ -621,6 +615,63 @@ def _replay_as_seat(state: GameState, seat: int, history: list[str], actions: li
             last = view.get("last_trick")
 
 
+@click.command("play")
+@click.argument("game")
+@click.argument("commands", nargs=-1, metavar="[BOT_CMD...]")
+@click.option("-p", "--players", type=int, help="Seats (default: the game's smallest player count).")
+@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat.")
+@click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE", help="A game option.")
+@click.option("--seed", type=click.IntRange(min=0), help="Master seed of the deals (default: drawn).")
+@click.option("--pace", type=click.FloatRange(min=0), default=0.8, show_default=True,
+              help="Seconds each bot move stays on screen before the next (twice that for a trick's last card).")
+@click.option("--decision-ms", type=float, default=10000, show_default=True, help="Each bot's time per decision.")
+@click.option("--out", type=click.Path(file_okay=False), default="trickcore-play", show_default=True,
+              help="Folder of the finished games' records.")
+@click.option("--port", type=click.IntRange(min=0, max=65535), default=0, help="Port (default: a free one).")
+@click.option("--no-browser", is_flag=True, help="Print the page's address only; do not open a browser.")
+@click.option("--sandbox", "sandbox_kind", type=click.Choice(["bwrap", "none"]),
+              help='Run each bot in a bubblewrap sandbox (bwrap, the default on Linux) or, on purpose, in none.')
+def play_command(game: str, commands: tuple[str, ...], players: int | None, seat: int, game_options: tuple[str, ...],
+                 seed: int | None, pace: float, decision_ms: float, out: str, port: int, no_browser: bool,
+                 sandbox_kind: str | None) -> None:
+    """Play GAME yourself, in the browser, against bots: a page on this machine shows your seat
+    (only what it may see) and your options.  The other seats are the given bot commands, in
+    turn, run as in a tournament; by default the bundled heuristic bot (docs/play.md)."""
+    import asyncio
+    import webbrowser
+
+    from tournament.play import PlaySession, play_config, serve
+    from trickcore.game import GameConfigError
+
+    try:
+        config = play_config(game, players, seat, [shlex.split(c) for c in commands],
+                             {k: _parse_value(v) for k, _, v in (o.partition("=") for o in game_options)},
+                             decision_ms, sandbox_kind)
+    except (ConfigError, GameConfigError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    session = PlaySession(config, seat, Path(out), pace=pace, seed=seed)
+
+    def ready(url: str) -> None:
+        click.echo(f"trickcore play: {config.game_info.title}, {config.players} players, you are seat {seat}")
+        click.echo(f"open {url}  (Ctrl-C ends the game)")
+        if not no_browser:
+            webbrowser.open(url)
+
+    try:
+        asyncio.run(serve(session, port=port, ready=ready))
+    except KeyboardInterrupt:
+        click.echo("stopped", err=True)
+    except OSError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    for path in session.records:
+        click.echo(f"game record: {path}")
+    if session.error is not None:
+        click.echo(f"error: {type(session.error).__name__}: {session.error}", err=True)
+        sys.exit(1)
+
+
 @click.command("bench-runner")
 @click.option("--games", type=click.IntRange(min=1), default=40, show_default=True,
               help="Games per table per measurement.")
@@ -744,7 +795,7 @@ def margin_command(run_dir: str, bots: tuple[str, ...]) -> None:
 
 #: What the ``trickcore.commands`` entry point adds to the ``trickcore`` command.
 COMMANDS = (tournament_command, match_command, compliance_command, replay_command, bench_runner_command,
-            demo_standings_command, margin_command, report_command)
+            demo_standings_command, margin_command, report_command, play_command)
 
 
 def main() -> None:

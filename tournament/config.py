@@ -786,6 +786,12 @@ def _candidate(c: _Checker, fmt: str, candidate: str | None, names: list[str]) -
     return candidate
 
 
+def program_name(argv: list[str]) -> str:
+    """A bot named after its program: the last word that is not a flag ("python bot.py" -> bot)."""
+    words = [w for w in argv if not w.startswith("-")] or ["bot"]
+    return Path(words[-1]).stem
+
+
 #: paired: the bot that holds the seats the candidates do not, when the config names none -- the
 #: bundled heuristic bot (trickcore.policies.<game>), one process per seat, each seeded by its number.
 DEFAULT_FILLER = ("{python}", "{bots}/heuristic_bot.py")

@@ -158,6 +158,9 @@ class Table:
         # (GameResult.files) instead of writing them: the runner is the one writer of the outputs.
         self.collect_files = collect_files
         self._files: dict[str, str] = {}
+        #: Seats held by a person, not a bot (``trickcore play``, tournament/play.py): no process
+        #: is started for them, and their decisions go to :meth:`GameRun._ask_person`.
+        self.people: frozenset[str] = frozenset()
 
     def write_file(self, path: Path, text: str) -> None:
         """A per-game file of the output folder (transcript, stderr), or kept for the runner."""
@@ -192,6 +195,8 @@ class Table:
                 del self.sessions[name]
         fresh: list[int] = []
         for seat, st in enumerate(game.seats):
+            if st.bot in self.people:
+                continue
             st.session = self.sessions.get(st.bot)
             if st.session is None:
                 st.session = BotSession(self.config.bot(st.bot), self.config, cpu=self.cpu)
@@ -349,6 +354,9 @@ class GameRun:
             applied = False
             if cfg.auto_play_forced and len(legal) == 1:
                 chosen, entry["by"] = legal[0], "forced"
+            elif st.bot in self.table.people:
+                chosen = self._ask_person(seat, legal, entry)
+                applied = True
             elif st.reachable and st.forfeited is None:
                 # The seat's pending events travel with its request, in the same write.
                 chosen = self._ask(seat, legal, entry, feed.pending(seat) if events_on else no_events, after_send)
@@ -368,6 +376,16 @@ class GameRun:
             actions.append(entry)
             if events_on:
                 feed.sync()
+            self._after_action(seat, entry)
+
+    def _ask_person(self, seat: int, legal: list[str], entry: dict[str, Any]) -> str:
+        """A person's decision (a seat of ``Table.people``): apply it and return its text.  Only
+        a person's table (tournament/play.py) seats people."""
+        raise NotImplementedError("this table seats no person")
+
+    def _after_action(self, seat: int, entry: dict[str, Any]) -> None:
+        """Called after every action is applied (and its events synced); a person's table shows
+        the person the game from here."""
 
     def _ask(self, seat: int, legal: list[str], entry: dict[str, Any], preceding: list[str],
              after_send: Callable[[], None] | None) -> str | None:

@@ -21,38 +21,9 @@ for (const view of D.views) {
   view.trickEnds = [];
   for (let k = 1; k <= LAST; k++) if (key(view.obs[k]) !== key(view.obs[k - 1])) view.trickEnds.push(k);
 }
-const CENTRE = new Set(["hand", "trick", "double_trick", "last_trick", "tricks", "double_tricks", "private",
-                        "seat", "game", "players", "decision", "to_move"]);
-const NOT_PER_SEAT = new Set(["priority", "colours", "tricks", "double_tricks", "results", "teams", "trump_side",
-                              "dice"]);
 let vi = 0, k = 0;
 
 function seatName(s) { return `seat ${s} (${D.bots[s]})`; }
-function perSeatKeys(obs) {
-  return Object.keys(obs).filter(key => !CENTRE.has(key) && !NOT_PER_SEAT.has(key) && Array.isArray(obs[key])
-    && obs[key].length === N && obs[key].every(x => x === null || typeof x !== "object" || isCardList(x)
-                                                   || (Array.isArray(x) && x.length === 0)));
-}
-function trickPlays(t) {
-  if (!t) return [];
-  if (Array.isArray(t.plays)) return t.plays.map(p => ({seat: p.seat, card: p.card, note: p.action}));
-  return (t.cards || []).map((c, i) => ({seat: (t.leader + i) % N, card: c}));
-}
-function winnersOf(t) {
-  if (!t) return [];
-  if (t.winners) return Object.values(t.winners);
-  return [t.winner, t.winner2].filter(x => x !== undefined && x !== null);
-}
-function eventEl(ev) {
-  const p = el("div", "ev");
-  p.appendChild(el("b", null, ev.type));
-  for (const [key, v] of Object.entries(ev)) {
-    if (key === "type") continue;
-    p.appendChild(document.createTextNode(` ${key} `));
-    p.appendChild(valueEl(v));
-  }
-  return p;
-}
 /* A decision's line in the list.  Lines after the one shown name no card: a later play would
    tell this view a card that is still hidden in another hand at the decision shown. */
 function stepLabel(view, j, upTo) {
@@ -105,10 +76,10 @@ function renderTrick(view, obs, f) {
   const box = document.getElementById("trick");
   box.textContent = "";
   const current = obs.trick || obs.double_trick;
-  let plays = trickPlays(current), title = "On the table", winners = [];
+  let plays = trickPlays(current, N), title = "On the table", winners = [];
   const justEnded = view.trickEnds.includes(k);
   if (!plays.length && obs.last_trick && justEnded) {
-    plays = trickPlays(obs.last_trick);
+    plays = trickPlays(obs.last_trick, N);
     winners = winnersOf(obs.last_trick);
     const pts = obs.last_trick.points !== undefined ? `, ${obs.last_trick.points} points` : "";
     title = `Trick complete: won by ${winners.map(seatName).join(" and ")}${pts}`;
@@ -130,7 +101,7 @@ function renderTrick(view, obs, f) {
     d.appendChild(el("span", null, "last trick:"));
     box.appendChild(d);
     const w = winnersOf(obs.last_trick);
-    for (const p of trickPlays(obs.last_trick)) {
+    for (const p of trickPlays(obs.last_trick, N)) {
       const c = cardEl(p.card, {small: true});
       if (w.includes(p.seat)) c.classList.add("win");
       box.appendChild(c);
@@ -140,7 +111,7 @@ function renderTrick(view, obs, f) {
 function renderSeats(view, obs, st) {
   const box = document.getElementById("seats");
   box.textContent = "";
-  const keys = perSeatKeys(obs);
+  const keys = perSeatKeys(obs, N);
   for (let s = 0; s < N; s++) {
     const me = view.seat === s;
     const d = el("div", "seat" + (me ? " me" : "") + (st.to === s ? " tomove" : ""));
@@ -239,7 +210,7 @@ function renderTricks(obs) {
   for (const t of list) {
     const li = el("li");
     const w = winnersOf(t);
-    for (const p of trickPlays(t)) {
+    for (const p of trickPlays(t, N)) {
       const c = cardEl(p.card, {small: true});
       if (w.includes(p.seat)) c.classList.add("win");
       li.appendChild(c);
@@ -255,7 +226,7 @@ function renderDetails(view, obs) {
   const box = document.getElementById("details");
   box.textContent = "";
   box.appendChild(el("h2", null, "Everything else in this view"));
-  const shown = new Set([...CENTRE, ...perSeatKeys(obs)]);
+  const shown = new Set([...CENTRE, ...perSeatKeys(obs, N)]);
   const dl = el("dl");
   for (const [key, v] of Object.entries(obs)) {
     if (shown.has(key)) continue;

@@ -1,0 +1,464 @@
+"""A person at the table: ``trickcore play`` (docs/play.md).
+
+A local web server (aiohttp, on 127.0.0.1 only) serves one page, and the person plays one seat
+of a game from it against bots.  The bots are run exactly as in a tournament: the referee loop
+of tournament/match.py (:class:`~tournament.match.GameRun`) plays the game, with the same
+protocol, time control, sandbox and failure policies; the person's seat is one of the table's
+``people``, whose decisions come from the page instead of a process.
+
+What the page is sent is the person's seat's view and nothing more: ``observation(seat)`` after
+every action, the events ``events_for(seat)`` gives that seat, and at the person's decisions
+the legal options.  A bot's fault is shown by its class and what the runner did, never by its
+detail (which may quote the bot's cards).
+
+Threads: the server runs in the main thread's event loop; the games run in one game thread
+(the referee loop blocks on bot pipes).  The game thread publishes messages to the loop
+(``call_soon_threadsafe``); the page's choices reach the game thread through a queue.
+
+Who may connect: the server listens on the loopback address only, refuses any request whose
+peer is not a loopback address or whose Host header is not the server's own (a web page
+elsewhere cannot reach it by DNS rebinding), and needs the session's secret token (in the URL
+the command prints) on every request, so a local bot run without a sandbox cannot play or
+watch the person's seat.  One page controls the seat at a time: a second one is told the seat
+is taken and may act only once the first has gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import ipaddress
+import json
+import queue
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from tournament.config import TournamentConfig
+from tournament.match import GameAborted, GameResult, GameRun, Table
+from tournament.schedule import Job, deal_seed, master_key
+from trickcore.game import GameState
+from trickcore.games import card_faces, get_game
+
+#: The name of the person's seat in the game records (``bots`` of a record).
+PERSON = "you"
+
+#: Seconds a game waits for a page after the controlling page has gone (a reload comes back
+#: in time); then the game ends, and with it every bot process.
+DEFAULT_LINGER_S = 10.0
+
+
+@dataclasses.dataclass
+class Choice:
+    """What the page sent: an action text, ``continue`` (after a deal, or a new game after the
+    last) or ``quit``."""
+
+    kind: str
+    action: str = ""
+
+
+class PersonGameRun(GameRun):
+    """One game with a person in one seat: the referee loop of every tournament game, whose
+    person's decisions come from the page and whose every action is shown to it."""
+
+    def __init__(self, table: PersonTable, job: Job) -> None:
+        super().__init__(table, job)
+        self.person_table = table
+        self.cursor = 0             # the person's events sent so far
+        self.deal = -1
+
+    def play(self) -> GameResult:
+        self.person_table.session.begin_game(self)
+        return super().play()
+
+    def _start_game(self) -> None:
+        super()._start_game()
+        assert self.state is not None
+        self.deal = self.state.deal_number()
+        self.person_table.session.show(self, None)
+
+    def _ask_person(self, seat: int, legal: list[str], entry: dict[str, Any]) -> str:
+        state = self.state
+        assert state is not None
+        session = self.person_table.session
+        asked = time.perf_counter()
+        session.ask(state.decision(), legal)
+        while True:
+            choice = session.next_choice(self.table.stop)
+            if choice.kind == "act" and choice.action in legal:
+                state.apply_action(state.string_to_action(choice.action))
+                entry["by"] = "person"
+                entry["ms"] = round((time.perf_counter() - asked) * 1000, 3)
+                return choice.action
+            if choice.kind == "act":        # not an option now: nothing happens in the game
+                session.publish({"type": "refused", "action": choice.action})
+
+    def _after_action(self, seat: int, entry: dict[str, Any]) -> None:
+        state = self.state
+        assert state is not None
+        session = self.person_table.session
+        trick_before = session.last_trick_key
+        session.show(self, seat)
+        if seat != session.seat and session.pace > 0:
+            # A bot's move, at a pace a person can follow; a completed trick stays a while longer.
+            ended = session.last_trick_key != trick_before
+            if self.table.stop.wait(session.pace * (2 if ended else 1)):
+                raise GameAborted()
+        deal = state.deal_number()
+        if deal != self.deal and not state.is_terminal():
+            self.deal = deal
+            session.pause_for_next_deal(deal)
+
+    def fault(self, seat: int, cls: str, detail: str) -> None:
+        super().fault(seat, cls, detail)
+        self.person_table.session.fault_shown(self.fault_log[-1])
+
+
+class PersonTable(Table):
+    """A table with a person in one seat."""
+
+    def __init__(self, config: TournamentConfig, session: PlaySession) -> None:
+        super().__init__(config, out_dir=None, stop=session.stop)
+        self.people = frozenset({PERSON})
+        self.session = session
+
+    def play(self, job: Job) -> GameResult:
+        return PersonGameRun(self, job).play()
+
+
+class PlaySession:
+    """The person's seat, the games played at it, and the pages connected to it."""
+
+    def __init__(self, config: TournamentConfig, seat: int, out_dir: Path, *, pace: float = 0.8,
+                 seed: int | None = None, linger_s: float = DEFAULT_LINGER_S) -> None:
+        self.config = config
+        self.seat = seat
+        self.out_dir = out_dir
+        self.pace = pace
+        self.linger_s = linger_s
+        self.master = master_key(secrets.randbits(64) if seed is None else seed)
+        self.token = secrets.token_urlsafe(24)
+        self.info = get_game(config.game)
+        self.stop = threading.Event()
+        self.choices: queue.Queue[Choice] = queue.Queue()
+        self.names = self.bot_names()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.controller: web.WebSocketResponse | None = None
+        self.outbox: asyncio.Queue[str] | None = None
+        self.lock = threading.Lock()
+        self.snapshot: dict[str, Any] = {}
+        self.games = 0
+        self.records: list[Path] = []
+        self.last_trick_key = ""
+        self.error: BaseException | None = None
+        self.thread: threading.Thread | None = None
+        self.on_stop: Callable[[], None] | None = None
+
+    def bot_names(self) -> list[str]:
+        """The table's seats: the config's bots in turn around the person's seat."""
+        bots = [b.name for b in self.config.bots]
+        return [PERSON if s == self.seat else bots[(s - (s > self.seat)) % len(bots)]
+                for s in range(self.config.players)]
+
+    # ---- the game thread ------------------------------------------------------------------
+    def start(self) -> None:
+        self.thread = threading.Thread(target=self._games, name="trickcore-play", daemon=True)
+        self.thread.start()
+
+    def _games(self) -> None:
+        table = PersonTable(self.config, self)
+        try:
+            while not self.stop.is_set():
+                self.games += 1
+                job = Job(index=self.games - 1, job_id=f"play-{self.games}", table=0, deal=self.games,
+                          seed=deal_seed(self.master, self.games), seating=0, bots=tuple(self.names))
+                try:
+                    result = table.play(job)
+                except GameAborted:
+                    return
+                record = result.record
+                path = self.save(record)
+                self.publish({"type": "over", "scores": record["scores"], "ranks": record["ranks"],
+                              "result": record["result"], "forfeited": record["forfeited"], "record": str(path)},
+                             keep="over")
+                choice = self.next_choice(self.stop)
+                while choice.kind != "continue":
+                    choice = self.next_choice(self.stop)
+        except GameAborted:
+            pass
+        except BaseException as exc:        # shown to the person and re-raised by the command
+            self.error = exc
+            self.publish({"type": "error", "text": f"{type(exc).__name__}: {exc}"})
+        finally:
+            table.close()
+            if self.loop is not None and self.on_stop is not None:
+                self.loop.call_soon_threadsafe(self.on_stop)
+
+    def save(self, record: dict[str, Any]) -> Path:
+        """The finished game as a game record file (a results.jsonl line), which
+        ``trickcore replay`` and the replay viewer open."""
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = self.out_dir / f"{self.config.game}-{stamp}-game{self.games}.json"
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        tmp.replace(path)
+        self.records.append(path)
+        return path
+
+    def next_choice(self, stop: threading.Event) -> Choice:
+        """The page's next choice; GameAborted once the session stops."""
+        while True:
+            if stop.is_set():
+                raise GameAborted()
+            try:
+                choice = self.choices.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if choice.kind == "quit":
+                stop.set()
+                raise GameAborted()
+            return choice
+
+    def begin_game(self, run: PersonGameRun) -> None:
+        with self.lock:
+            self.snapshot = {"events": [], "view": None, "ask": None, "pause": None, "over": None, "faults": [],
+                             "game": self.games}
+        self.last_trick_key = ""
+        self.publish({"type": "game", "game": self.games}, keep=None)
+
+    def show(self, run: PersonGameRun, actor: int | None) -> None:
+        """After an action (or at the start): the seat's view and its new events."""
+        state = run.state
+        assert state is not None
+        events, run.cursor = state.events_for(self.seat, run.cursor)
+        view = state.observation(self.seat)
+        self.last_trick_key = json.dumps(view.get("last_trick"), sort_keys=True, default=str)
+        with self.lock:
+            self.snapshot["events"].extend(events)
+            self.snapshot["view"] = view
+            self.snapshot["ask"] = None
+            self.snapshot["pause"] = None
+        self.publish({"type": "update", "view": view, "events": events, "actor": actor,
+                      "to_move": state.current_player(), "decision": state.decision(),
+                      "deal": state.deal_number(), "over": state.is_terminal()})
+
+    def ask(self, decision: str, legal: list[str]) -> None:
+        self.publish({"type": "ask", "decision": decision, "legal": list(legal)}, keep="ask")
+
+    def pause_for_next_deal(self, deal: int) -> None:
+        """Between two deals of a game: the page shows the deal's end until the person goes on."""
+        self.publish({"type": "pause", "deal": deal}, keep="pause")
+        choice = self.next_choice(self.stop)
+        while choice.kind != "continue":
+            choice = self.next_choice(self.stop)
+
+    def fault_shown(self, fault: dict[str, Any]) -> None:
+        # The detail stays in the record: it may quote the faulty bot's own cards.
+        shown = {"seat": fault["seat"], "bot": fault["bot"], "class": fault["class"], "outcome": fault["outcome"]}
+        with self.lock:
+            self.snapshot.setdefault("faults", []).append(shown)
+        self.publish({"type": "fault", **shown})
+
+    def publish(self, message: dict[str, Any], keep: str | None = "") -> None:
+        """Send a message to the controlling page (from any thread); ``keep`` names the
+        snapshot slot it also fills, for a page that connects later."""
+        if keep:
+            with self.lock:
+                self.snapshot[keep] = message
+        loop = self.loop
+        if loop is not None:
+            text = json.dumps(message, default=str)
+            loop.call_soon_threadsafe(self._to_page, text)
+
+    # ---- the event loop -------------------------------------------------------------------
+    def _to_page(self, text: str) -> None:
+        if self.outbox is not None:
+            self.outbox.put_nowait(text)
+
+    def hello(self) -> dict[str, Any]:
+        info, cfg = self.info, self.config
+        teams = info.teams(cfg.players) if info.teams is not None else None
+        faces = {text: {k: v for k, v in dataclasses.asdict(face).items() if v}
+                 for text, face in card_faces(cfg.game, cfg.players, cfg.game_options).items()}
+        return {"type": "hello", "game": cfg.game, "title": info.title, "players": cfg.players, "seat": self.seat,
+                "names": self.names, "teams": [list(t) for t in teams] if teams else None, "faces": faces,
+                "options": dict(cfg.game_options)}
+
+    def resume_message(self) -> dict[str, Any]:
+        with self.lock:
+            return {"type": "resume", **json.loads(json.dumps(self.snapshot, default=str))}
+
+    def offer(self, data: dict[str, Any]) -> None:
+        """A message from the controlling page."""
+        kind = data.get("type")
+        if kind == "act" and isinstance(data.get("action"), str):
+            self.choices.put(Choice("act", data["action"]))
+        elif kind in ("continue", "quit"):
+            self.choices.put(Choice(str(kind)))
+
+
+# ---- the server ------------------------------------------------------------------------------
+def _is_loopback(host: str | None) -> bool:
+    if not host:
+        return False
+    try:
+        return ipaddress.ip_address(host.split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def make_app(session: PlaySession) -> web.Application:
+    """The page and its websocket, for the loopback address and the session's token only."""
+
+    @web.middleware
+    async def guard(request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
+        if not _is_loopback(request.remote):
+            raise web.HTTPForbidden(text="trickcore play answers only this machine's loopback address")
+        host = (request.host or "").rsplit(":", 1)[0].strip("[]")
+        if host != "localhost" and not _is_loopback(host):
+            raise web.HTTPForbidden(text="unexpected Host header")
+        if not secrets.compare_digest(request.query.get("t", ""), session.token):
+            raise web.HTTPForbidden(text="open the address trickcore play printed (it holds the session's key)")
+        response: web.StreamResponse = await handler(request)
+        return response
+
+    async def page(request: web.Request) -> web.Response:
+        from tournament.pages import render
+
+        html = render("play.html.j2", generator="trickcore play", title=f"{session.info.title} – trickcore play",
+                      data={"token": session.token, **session.hello()})
+        return web.Response(text=html, content_type="text/html",
+                            headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
+                                     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; "
+                                                                "script-src 'unsafe-inline'; connect-src 'self'; "
+                                                                "img-src data:"})
+
+    async def websocket(request: web.Request) -> web.WebSocketResponse:
+        origin = request.headers.get("Origin")
+        if origin is not None and origin.rsplit("//", 1)[-1] != request.host:
+            raise web.HTTPForbidden(text="the page of another site may not connect")
+        ws = web.WebSocketResponse(heartbeat=20)
+        await ws.prepare(request)
+        if session.controller is not None and not session.controller.closed:
+            await ws.send_str(json.dumps({"type": "taken"}))
+            await ws.close()
+            return ws
+        session.controller = ws
+        outbox: asyncio.Queue[str] = asyncio.Queue()
+        session.outbox = outbox
+        await ws.send_str(json.dumps(session.hello()))
+        await ws.send_str(json.dumps(session.resume_message()))
+
+        async def sender() -> None:
+            while True:
+                text = await outbox.get()
+                await ws.send_str(text)
+
+        task = asyncio.ensure_future(sender())
+        try:
+            async for msg in ws:
+                if msg.type == WSMsgType.TEXT:
+                    try:
+                        data = json.loads(msg.data)
+                    except ValueError:
+                        continue
+                    if isinstance(data, dict):
+                        session.offer(data)
+        finally:
+            task.cancel()
+            if session.controller is ws:
+                session.controller = None
+                session.outbox = None
+                app["linger"] = asyncio.get_running_loop().call_later(session.linger_s, _gone, ws)
+        return ws
+
+    def _gone(ws: web.WebSocketResponse) -> None:
+        # The controlling page closed and no page took the seat since: the game ends.
+        if session.controller is None:
+            session.stop.set()
+
+    app = web.Application(middlewares=[guard])
+    app.router.add_get("/", page)
+    app.router.add_get("/ws", websocket)
+    return app
+
+
+async def serve(session: PlaySession, host: str = "127.0.0.1", port: int = 0,
+                ready: Callable[[str], None] | None = None) -> None:
+    """Serve the session until it stops (the page closed, ``quit``, Ctrl-C or an error);
+    ``ready`` gets the page's address once the server listens."""
+    loop = asyncio.get_running_loop()
+    session.loop = loop
+    done = asyncio.Event()
+    session.on_stop = done.set
+    runner = web.AppRunner(make_app(session), access_log=None, handle_signals=False)
+    await runner.setup()
+    # The socket is bound here, so its port (a free one for port 0) is known before serving.
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    bound = sock.getsockname()[1]
+    await web.SockSite(runner, sock).start()
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{bound}/?t={session.token}"
+    session.start()
+    if ready is not None:
+        ready(url)
+    try:
+        while not done.is_set():
+            try:
+                await asyncio.wait_for(done.wait(), 0.2)
+            except asyncio.TimeoutError:
+                if session.stop.is_set() and (session.thread is None or not session.thread.is_alive()):
+                    break
+    finally:
+        session.stop.set()
+        if session.thread is not None:
+            await loop.run_in_executor(None, session.thread.join)
+        # Close the page's socket first: the server's cleanup would wait for it.
+        if session.controller is not None and not session.controller.closed:
+            await session.controller.close(message=b"the game has ended")
+        await runner.cleanup()
+
+
+def play_config(game: str, players: int | None, seat: int, commands: list[list[str]], options: dict[str, Any],
+                decision_ms: float, sandbox_kind: str | None) -> TournamentConfig:
+    """The config of a person's table: ``commands`` (argument lists) fill the other seats in
+    turn, the bundled heuristic bot (one process per seat, each seeded by its seat) when none
+    is given; the time control, failure policies, limits and sandbox are a tournament's
+    defaults.  Raises ConfigError (and GameConfigError) as a tournament config does."""
+    from tournament.config import DEFAULT_FILLER, ConfigError, parse_config, program_name
+
+    info = get_game(game)
+    if players is None:
+        players = min(info.players)
+    if not 0 <= seat < players:
+        raise ConfigError([f"--seat: seat {seat} is not in 0..{players - 1} ({players} players)"], "trickcore play")
+    bots: list[dict[str, Any]] = []
+    others = [s for s in range(players) if s != seat]
+    for k, s in enumerate(others):
+        if commands:
+            argv = commands[k % len(commands)]
+            bots.append({"name": f"seat{s}-{program_name(argv)}", "command": list(argv)})
+        else:
+            bots.append({"name": f"seat{s}-heuristic", "command": list(DEFAULT_FILLER), "options": {"seed": s}})
+    doc: dict[str, Any] = {
+        "game": {"name": info.name, "players": players, "options": options},
+        "tournament": {"name": "play", "format": "duplicate", "deals": 1, "seed": 1},
+        "time": {"decision_ms": decision_ms},
+        # The format counts one bot per seat; the person's seat is taken out again below (it
+        # starts no process: Table.people).
+        "bots": [*bots, {"name": PERSON, "command": bots[0]["command"]}],
+    }
+    if sandbox_kind is not None:
+        doc["sandbox"] = {"kind": sandbox_kind}
+    config = parse_config(doc, "trickcore play")
+    return dataclasses.replace(config, bots=tuple(b for b in config.bots if b.name != PERSON))
