@@ -43,7 +43,6 @@ from aiohttp import WSMsgType, web
 from tournament.config import TournamentConfig
 from tournament.match import GameAborted, GameResult, GameRun, Table
 from tournament.schedule import Job, deal_seed, master_key
-from trickcore.game import GameState
 from trickcore.games import card_faces, get_game
 
 #: The name of the person's seat in the game records (``bots`` of a record).
@@ -159,6 +158,8 @@ class PlaySession:
         self.error: BaseException | None = None
         self.thread: threading.Thread | None = None
         self.on_stop: Callable[[], None] | None = None
+        self.table: PersonTable | None = None      # the game thread's table (its bot sessions)
+        self.run: PersonGameRun | None = None      # the game being played
 
     def bot_names(self) -> list[str]:
         """The table's seats: the config's bots in turn around the person's seat."""
@@ -172,7 +173,7 @@ class PlaySession:
         self.thread.start()
 
     def _games(self) -> None:
-        table = PersonTable(self.config, self)
+        table = self.table = PersonTable(self.config, self)
         try:
             while not self.stop.is_set():
                 self.games += 1
@@ -227,6 +228,7 @@ class PlaySession:
             return choice
 
     def begin_game(self, run: PersonGameRun) -> None:
+        self.run = run
         with self.lock:
             self.snapshot = {"events": [], "view": None, "ask": None, "pause": None, "over": None, "faults": [],
                              "game": self.games}
@@ -376,10 +378,10 @@ def make_app(session: PlaySession) -> web.Application:
             if session.controller is ws:
                 session.controller = None
                 session.outbox = None
-                app["linger"] = asyncio.get_running_loop().call_later(session.linger_s, _gone, ws)
+                asyncio.get_running_loop().call_later(session.linger_s, _gone)
         return ws
 
-    def _gone(ws: web.WebSocketResponse) -> None:
+    def _gone() -> None:
         # The controlling page closed and no page took the seat since: the game ends.
         if session.controller is None:
             session.stop.set()

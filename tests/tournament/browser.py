@@ -50,7 +50,7 @@ def missing_reason() -> str | None:
 class Browser:
     """One headless Chromium with helpers to open a page and read its errors."""
 
-    def __init__(self, width: int = 1400, height: int = 1000) -> None:
+    def __init__(self, width: int = 1400, height: int = 1000, websockets: bool = False) -> None:
         from selenium import webdriver
         from selenium.common.exceptions import WebDriverException
         from selenium.webdriver.chrome.service import Service
@@ -62,7 +62,9 @@ class Browser:
                     f"--window-size={width},{height}", "--hide-scrollbars", "--force-device-scale-factor=1",
                     "--disable-extensions", "--no-first-run", "--disable-background-networking"):
             options.add_argument(arg)
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        # With ``websockets``, the DevTools performance log keeps every websocket frame the page
+        # receives (websocket_frames()).
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL", **({"performance": "ALL"} if websockets else {})})
         for attempt in range(3):  # a browser that fails to start once (a busy machine) gets two more tries
             try:
                 self.driver = webdriver.Chrome(service=Service(executable_path=driver), options=options)
@@ -88,6 +90,18 @@ class Browser:
                   if e["level"] in ("SEVERE", "ERROR")]
         hooked = self.js("return window.__errors || []")
         return logged + list(hooked)
+
+    def websocket_frames(self) -> list[str]:
+        """The payloads of the websocket frames the page received since the last call (a
+        browser made with ``websockets=True``)."""
+        import json
+
+        out = []
+        for entry in self.driver.get_log("performance"):
+            message = json.loads(entry["message"])["message"]
+            if message.get("method") == "Network.webSocketFrameReceived":
+                out.append(message["params"]["response"]["payloadData"])
+        return out
 
     def resources(self) -> list[str]:
         """Every resource the page loaded besides itself (must be none: the pages are self-contained)."""

@@ -1,0 +1,98 @@
+"""A ``trickcore play`` server for the tests: the session and its server run in a thread of
+their own (its own event loop), on the loopback address and a free port, as the command runs
+them (tournament/play.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from report_fixtures import card_pattern, strings
+
+from tournament.play import PlaySession, play_config, serve
+
+
+class Server:
+    """One play session served in a thread; ``url`` is the page's address (with its key)."""
+
+    def __init__(self, tmp: Path, game: str, players: int, seat: int = 0, options: dict[str, Any] | None = None,
+                 commands: list[list[str]] | None = None, decision_ms: float = 5000, seed: int = 7,
+                 linger_s: float = 10.0, host: str = "127.0.0.1", sandbox: str | None = None) -> None:
+        config = play_config(game, players, seat, commands or [], options or {}, decision_ms, sandbox)
+        self.session = PlaySession(config, seat, tmp / "records", pace=0.0, seed=seed, linger_s=linger_s)
+        self.url = ""
+        self.error: BaseException | None = None
+        ready = threading.Event()
+
+        def got(url: str) -> None:
+            self.url = url
+            ready.set()
+
+        def run() -> None:
+            try:
+                asyncio.run(serve(self.session, host=host, ready=got))
+            except BaseException as exc:     # noqa: BLE001 - the test reads it
+                self.error = exc
+                ready.set()
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+        assert ready.wait(30), "the server did not start"
+        if self.error is not None:
+            raise self.error
+
+    @property
+    def ws_url(self) -> str:
+        base, _, key = self.url.partition("/?t=")
+        return base.replace("http://", "ws://") + "/ws?t=" + key
+
+    def stop(self) -> None:
+        self.session.stop.set()
+        self.thread.join(30)
+        assert not self.thread.is_alive(), "the server did not stop"
+
+
+def hidden_now(state: Any, seat: int) -> set[str]:
+    """The cards other seats hold or see that ``seat`` cannot know now: in another seat's
+    observation, but neither in its own observation nor in any event it was sent."""
+    pattern = card_pattern(state.info.name)
+    events, _ = state.events_for(seat, 0)
+    known = {t for t in strings(events) if pattern.match(t)}
+    mine = {t for t in strings(state.observation(seat)) if pattern.match(t)}
+    theirs = {t for o in range(state.num_players) if o != seat
+              for t in strings(state.observation(o)) if pattern.match(t)}
+    return theirs - mine - known
+
+
+def tokens_of_frames(frames: list[str]) -> set[str]:
+    """Every string in the JSON messages the page received, and its '+'/'=' parts."""
+    out: set[str] = set()
+    for frame in frames:
+        try:
+            data = json.loads(frame)
+        except ValueError:
+            continue
+        for text in strings(data):
+            out.add(text)
+            out.update(p for part in text.split("+") for p in (part, part.split("=")[0]))
+    return out
+
+
+def leaked(tokens: set[str], state: Any, seat: int) -> set[str]:
+    """The cards hidden from ``seat`` now that appear among ``tokens``."""
+    return tokens & hidden_now(state, seat)
+
+
+def finished_records(session: PlaySession) -> Iterator[dict[str, Any]]:
+    for path in session.records:
+        yield json.loads(path.read_text(encoding="utf-8"))
+
+
+def omniscient_tokens(state: Any) -> set[str]:
+    """What an organiser's page would be sent: every seat's observation."""
+    return tokens_of_frames([json.dumps([state.observation(s) for s in range(state.num_players)])])
+

@@ -1,0 +1,320 @@
+"""``trickcore play`` without a browser: the page's websocket spoken by a test client
+(aiohttp), against the real server and real bot processes (tournament/play.py, docs/play.md).
+
+A whole game reaches its scores and is saved as a record that ``trickcore replay`` opens; an
+option that is not legal changes nothing; a second page cannot act for the seat until the first
+has gone; requests without the session's key, from another site or from an address that is not
+the loopback one are refused; a bot that crashes or hangs is handled by its failure policy and
+shown; closing the page, or Ctrl-C, ends the game and every bot process."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from click.testing import CliRunner
+from conftest import mock
+from play_fixtures import Server, finished_records
+
+import trickcore
+from tournament.cli import replay_command
+
+
+class Page:
+    """A test client in the page's place: the messages it got, and a way to answer."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.got: list[dict[str, Any]] = []
+
+    async def next(self, *types: str, timeout: float = 30) -> dict[str, Any]:
+        """The next message of one of ``types`` (every message is kept in ``got``)."""
+        while True:
+            msg = await asyncio.wait_for(self.ws.receive(), timeout)
+            if msg.type != aiohttp.WSMsgType.TEXT:
+                raise EOFError(f"the socket closed ({msg.type})")
+            data = json.loads(msg.data)
+            self.got.append(data)
+            if data["type"] == "resume" and data.get("ask") and "ask" in types:
+                return dict(data["ask"])
+            if data["type"] in types:
+                return data
+
+    async def send(self, **message: Any) -> None:
+        await self.ws.send_str(json.dumps(message))
+
+    async def play_to_the_end(self) -> dict[str, Any]:
+        """Answer every decision with its first option, go on after every deal; the game's end."""
+        while True:
+            msg = await self.next("ask", "pause", "over")
+            if msg["type"] == "ask":
+                await self.send(type="act", action=msg["legal"][0])
+            elif msg["type"] == "pause":
+                await self.send(type="continue")
+            else:
+                return msg
+
+
+async def _connect(session: aiohttp.ClientSession, server: Server) -> Page:
+    return Page(await session.ws_connect(server.ws_url))
+
+
+def test_a_whole_game_and_its_record(tmp_path):
+    server = Server(tmp_path, "klaberjass", 2, seat=1, options={"target": 2})
+
+    async def go() -> dict[str, Any]:
+        async with aiohttp.ClientSession() as http:
+            page = await _connect(http, server)
+            hello = await page.next("hello")
+            assert hello["seat"] == 1 and hello["names"][1] == "you" and hello["faces"]
+            over = await page.play_to_the_end()
+            await page.send(type="quit")
+            return over
+
+    try:
+        over = asyncio.run(go())
+    finally:
+        server.stop()
+    (record,) = finished_records(server.session)
+    assert over["scores"] == record["scores"] and over["record"] == str(server.session.records[0])
+    assert record["bots"][1] == "you" and record["status"] == "played"
+    mine = [a for a in record["actions"] if a["seat"] == 1]
+    assert mine and all(a["by"] in ("person", "forced") for a in mine)
+    assert not record["faults"]
+    result = CliRunner().invoke(replay_command, [over["record"]])
+    assert result.exit_code == 0, result.output
+    assert f"scores {record['scores']}" in result.output
+
+
+def test_an_option_that_is_not_legal_changes_nothing(tmp_path):
+    server = Server(tmp_path, "sticheln", 3, options={"rounds": 1})
+
+    async def go() -> None:
+        async with aiohttp.ClientSession() as http:
+            page = await _connect(http, server)
+            ask = await page.next("ask")
+            run = server.session.run
+            assert run is not None and run.state is not None
+            before = list(run.state.action_ids)
+            for wrong in ("XX", "Z99", ask["legal"][0] + "!", ""):
+                await page.send(type="act", action=wrong)
+                refused = await page.next("refused")
+                assert refused["action"] == wrong
+            await page.ws.send_str("not json at all")
+            await page.send(type="act", action=None)
+            after = list(run.state.action_ids)
+            assert after == before and run.state.decision() == ask["decision"]
+            await page.send(type="act", action=ask["legal"][0])
+            update = await page.next("update")
+            assert update["actor"] == 0
+            await page.send(type="quit")
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
+
+
+def test_a_second_page_cannot_act_until_the_first_has_gone(tmp_path):
+    server = Server(tmp_path, "reference", 4)
+
+    async def go() -> None:
+        async with aiohttp.ClientSession() as http:
+            first = await _connect(http, server)
+            ask = await first.next("ask")
+            second = await _connect(http, server)
+            assert (await second.next("taken"))["type"] == "taken"
+            with pytest.raises(EOFError):            # and the server closes it
+                await second.next("hello", timeout=5)
+            assert server.session.run is not None and server.session.run.state is not None
+            moves = len(server.session.run.state.action_ids)
+            await first.ws.close()
+            third = await _connect(http, server)     # the first has gone: this one takes the seat
+            resumed = await third.next("ask")
+            assert resumed["legal"] == ask["legal"]
+            assert len(server.session.run.state.action_ids) == moves
+            await third.send(type="act", action=resumed["legal"][0])
+            assert (await third.next("update"))["actor"] == 0
+            await third.send(type="quit")
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
+
+
+def test_requests_without_the_key_or_from_another_site_are_refused(tmp_path):
+    server = Server(tmp_path, "reference", 4)
+    base = server.url.partition("/?t=")[0]
+
+    async def go() -> None:
+        async with aiohttp.ClientSession() as http:
+            for url, headers in ((server.url, {}), (base + "/", {}), (base + "/?t=wrong", {}),
+                                 (server.url, {"Host": "evil.example"}),
+                                 (server.url, {"Host": "evil.example:80"})):
+                async with http.get(url, headers=headers) as response:
+                    assert response.status == (200 if url == server.url and not headers else 403), (url, headers)
+            with pytest.raises(aiohttp.WSServerHandshakeError):
+                await http.ws_connect(server.ws_url, headers={"Origin": "http://evil.example"})
+            with pytest.raises(aiohttp.WSServerHandshakeError):
+                await http.ws_connect(server.ws_url.partition("?")[0])
+            page = await _connect(http, server)     # the page's own origin may
+            assert (await page.next("hello"))["type"] == "hello"
+            await page.send(type="quit")
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
+
+
+def _outside_address() -> str | None:
+    """An IPv4 address of this machine that is not a loopback one, if it has any (the source
+    address of a route to a documentation address; connecting a UDP socket sends nothing)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+        except OSError:
+            return None
+        address = probe.getsockname()[0]
+    return None if address.startswith("127.") else str(address)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (its children, theirs, ...), from /proc."""
+    parent: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent[int(entry.name)] = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        kids = [c for c, pp in parent.items() if pp == p]
+        out += kids
+        todo += kids
+    return out
+
+
+def test_a_peer_that_is_not_the_loopback_address_is_refused(tmp_path):
+    """The command listens on 127.0.0.1 only; and should the server ever listen elsewhere, a
+    request from a non-loopback address is still refused (here: served on this machine's
+    network address, asked from it)."""
+    address = _outside_address()
+    if address is None:
+        pytest.skip("this machine has no network address besides the loopback one")
+    server = Server(tmp_path, "reference", 4, host=address)
+    try:
+        async def go() -> int:
+            async with aiohttp.ClientSession() as http, http.get(server.url) as response:
+                return response.status
+        assert asyncio.run(go()) == 403
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("misbehaviour, cls", [(["--crash", "--at", "2"], "crash"),
+                                               (["--hang", "--at", "2"], "timeout")])
+def test_a_bot_that_crashes_or_hangs_is_handled_and_shown(tmp_path, misbehaviour, cls):
+    server = Server(tmp_path, "klaberjass", 2, options={"target": 1}, commands=[mock(*misbehaviour)],
+                    decision_ms=400)
+
+    async def go() -> dict[str, Any]:
+        async with aiohttp.ClientSession() as http:
+            page = await _connect(http, server)
+            over = await page.play_to_the_end()
+            shown = [m for m in page.got if m["type"] == "fault"]
+            assert shown and shown[0]["class"] == cls and shown[0]["seat"] == 1
+            assert "detail" not in shown[0]             # it may quote the bot's own cards
+            await page.send(type="quit")
+            return over
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
+    (record,) = finished_records(server.session)
+    assert [f["class"] for f in record["faults"]][:1] == [cls]
+
+
+def _bot_pids(server: Server) -> list[int]:
+    table = server.session.table
+    assert table is not None
+    return [s.process.pid for s in table.sessions.values() if s.process is not None]
+
+
+def test_closing_the_page_ends_the_game_and_every_bot(tmp_path):
+    server = Server(tmp_path, "beim-jupiter", 4, linger_s=0.3)
+
+    async def go() -> list[int]:
+        async with aiohttp.ClientSession() as http:
+            page = await _connect(http, server)
+            await page.next("ask")
+            pids = _bot_pids(server)
+            await page.ws.close()
+            return pids
+
+    pids = asyncio.run(go())
+    assert len(pids) == 3
+    server.thread.join(20)
+    assert not server.thread.is_alive(), "the server did not stop after the page closed"
+    assert not [pid for pid in pids if _alive(pid)], "bot processes left"
+    assert server.session.records == []          # an unfinished game is not recorded
+
+
+def test_ctrl_c_ends_the_game_and_every_bot(tmp_path):
+    # The trickcore these tests import, whether installed or a checkout's.
+    env = dict(os.environ, PYTHONPATH=str(Path(trickcore.__file__).parent.parent))
+    proc = subprocess.Popen([sys.executable, "-c", "from trickcore.cli import main; main()", "play", "squint",
+                             "--no-browser", "--out", str(tmp_path / "records"), "--pace", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env)
+    try:
+        url = ""
+        deadline = time.monotonic() + 30
+        while not url and time.monotonic() < deadline:
+            line = proc.stdout.readline() if proc.stdout else ""
+            if line.startswith("open "):
+                url = line.split()[1]
+        assert url, f"trickcore play printed no address: {proc.stderr.read() if proc.poll() is not None else ''}"
+        base, _, key = url.partition("/?t=")
+
+        async def first_decision() -> None:
+            async with aiohttp.ClientSession() as http:
+                page = Page(await http.ws_connect(base.replace("http://", "ws://") + "/ws?t=" + key))
+                await page.next("ask")
+
+        asyncio.run(first_decision())
+        bots = _descendants(proc.pid)
+        assert bots, "the bots run as child processes"
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(30) == 0
+        assert "stopped" in (proc.stderr.read() if proc.stderr else "")
+        deadline = time.monotonic() + 10
+        while [pid for pid in bots if _alive(pid)] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [pid for pid in bots if _alive(pid)], "bot processes left"
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
