@@ -69,13 +69,17 @@ def hidden_now(state: Any, seat: int) -> set[str]:
 
 
 def tokens_of_frames(frames: list[str]) -> set[str]:
-    """Every string in the JSON messages the page received, and its '+'/'=' parts."""
+    """Every string in the JSON messages the page received, and its '+'/'=' parts; but the
+    faces of the deck's cards in the ``hello`` message (how to draw every card of the game: the
+    deck, which every player knows, not anybody's hand)."""
     out: set[str] = set()
     for frame in frames:
         try:
             data = json.loads(frame)
         except ValueError:
             continue
+        if isinstance(data, dict) and data.get("type") == "hello":
+            data = {k: v for k, v in data.items() if k != "faces"}
         for text in strings(data):
             out.add(text)
             out.update(p for part in text.split("+") for p in (part, part.split("=")[0]))

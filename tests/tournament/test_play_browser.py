@@ -1,0 +1,204 @@
+"""``trickcore play`` in a real headless browser (the system's Chromium through Selenium:
+tests/tournament/browser.py), as a person plays it: a whole game of every game and player count
+played by clicking legal options, to the final scores; a click that is no option does nothing;
+the keyboard alone plays a game; and at every decision of every game, neither the page (every
+card it draws, every word it shows) nor any message it was sent holds a card hidden from the
+person's seat -- the same check flags the organiser's view, so it can fail.
+
+Skipped only when no browser is installed here; in CI (``CI`` set) a missing browser fails."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from typing import Any
+
+import pytest
+from browser import Browser, missing_reason
+from play_fixtures import Server, finished_records, hidden_now, omniscient_tokens, tokens_of_frames
+
+_MISSING = missing_reason()
+if _MISSING and os.environ.get("CI"):
+    raise RuntimeError(f"CI must run the browser tests: {_MISSING}")
+pytestmark = pytest.mark.skipif(_MISSING is not None, reason=_MISSING or "")
+
+#: Every game and player count (the short options where a game has them), the person in a
+#: different seat from game to game, and every Sticheln variant once.
+GAMES = [("beim-jupiter", 3, 0, {}), ("beim-jupiter", 4, 2, {}), ("beim-jupiter", 5, 4, {}),
+         ("sticheln", 3, 1, {"rounds": 1, "nebel": True}), ("sticheln", 4, 0, {"rounds": 1, "verkehrt": True}),
+         ("sticheln", 5, 2, {"rounds": 1, "mild": True}), ("sticheln", 6, 5, {"rounds": 1, "verschaerft": True}),
+         ("sticheln", 7, 3, {"rounds": 1, "verspaetet": True}), ("sticheln", 8, 7, {"rounds": 1}),
+         ("hattrick", 4, 1, {"games": 1}), ("hattrick", 5, 0, {"games": 1}), ("hattrick", 6, 3, {"games": 1}),
+         ("hattrick", 7, 6, {"games": 1}), ("squint", 5, 2, {"deal_limit": 1}),
+         ("klaberjass", 2, 0, {"target": 1}), ("klaberjass", 3, 1, {"target": 1}),
+         ("klaberjass", 4, 3, {"target": 1}), ("reference", 4, 1, {})]
+
+STATUS = """
+const s = document.getElementById("status");
+return [s.dataset.state, Number(s.dataset.seq), document.getElementById("choices").dataset.legal];
+"""
+
+#: Every card the page draws (data-card), every word of its text and of its titles.
+SHOWN = """
+const out = Array.from(document.querySelectorAll("[data-card]"), e => e.dataset.card);
+const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {
+  acceptNode: n => n.parentElement && n.parentElement.closest("script") ? NodeFilter.FILTER_REJECT
+                                                                       : NodeFilter.FILTER_ACCEPT});
+while (walk.nextNode()) out.push(...walk.currentNode.nodeValue.split(/[^A-Za-z0-9=+]+/));
+for (const e of document.querySelectorAll("[title]")) out.push(...e.title.split(/[^A-Za-z0-9=+]+/));
+return out;
+"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    b = Browser(websockets=True)
+    yield b
+    b.close()
+
+
+class Person:
+    """Plays one seat through the page: waits for its turn, clicks, checks what it was shown."""
+
+    def __init__(self, browser: Browser, server: Server) -> None:
+        self.b, self.server = browser, server
+        self.seq = 0
+        self.tokens: set[str] = set()       # every string of every message the page got
+        self.decisions = 0
+
+    def wait(self, timeout: float = 60) -> tuple[str, list[str]]:
+        """The next state the person acts in (a decision, a deal's end, the game's end)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            state, seq, legal = self.b.js(STATUS)
+            if seq > self.seq and state in ("ask", "pause", "over"):
+                self.seq = seq
+                return state, json.loads(legal)
+            assert state not in ("closed", "taken"), f"the page says {state}"
+            time.sleep(0.005)
+        raise AssertionError("the page did not come to a decision in time")
+
+    def check_shown(self) -> None:
+        """Nothing the page shows or was sent is a card hidden from the seat now."""
+        run = self.server.session.run
+        assert run is not None and run.state is not None
+        self.tokens |= tokens_of_frames(self.b.websocket_frames())
+        hidden = hidden_now(run.state, self.server.session.seat)
+        shown = set(self.b.js(SHOWN))
+        assert not shown & hidden, f"the page shows hidden cards {sorted(shown & hidden)}"
+        assert not self.tokens & hidden, f"the page was sent hidden cards {sorted(self.tokens & hidden)}"
+
+    def click(self, option: str) -> None:
+        """Choose ``option`` as a person would: its cards in the hand, then its button if one is
+        still needed."""
+        from selenium.webdriver.common.by import By
+
+        for card in self.b.js("return cardsOf(arguments[0])", option):
+            for e in self.b.driver.find_elements(By.CSS_SELECTOR, "#hand .card.legal"):
+                if e.get_attribute("data-card") == card and "chosen" not in (e.get_attribute("class") or ""):
+                    e.click()
+                    break
+            else:
+                raise AssertionError(f"no legal card {card} to click for {option}")
+            state, seq, _legal = self.b.js(STATUS)
+            if state != "ask" or seq != self.seq:      # sent (the next decision may be here already)
+                return
+        for button in self.b.driver.find_elements(By.CSS_SELECTOR, "#choices button"):
+            if button.get_attribute("data-action") == option:
+                button.click()
+                return
+        raise AssertionError(f"no button for {option}: " + json.dumps(self.b.js(
+            "return [state, legal, selected, decision, document.getElementById('hand').innerHTML.length]")))
+
+    def play(self, rng: random.Random, check: bool = True) -> dict[str, Any]:
+        """Every decision of one game, a random legal option each, to the final scores."""
+        from selenium.webdriver.common.by import By
+
+        while True:
+            state, legal = self.wait()
+            if check:
+                self.check_shown()
+            if state == "ask":
+                assert legal, "a decision without options"
+                self.click(rng.choice(legal))
+                self.decisions += 1
+            elif state == "pause":
+                self.b.driver.find_element(By.CSS_SELECTOR, "#choices button.go").click()
+            else:
+                return {"scores": self.b.js("return over.scores"), "text": self.b.js(
+                    "return document.getElementById('seats').textContent")}
+
+
+@pytest.mark.parametrize("game, players, seat, options", GAMES, ids=[f"{g}-{n}" for g, n, _, _ in GAMES])
+def test_a_whole_game_by_clicking(browser, tmp_path, game, players, seat, options):
+    server = Server(tmp_path, game, players, seat=seat, options=options)
+    try:
+        browser.websocket_frames()                     # the frames of earlier pages
+        browser.driver.get(server.url)
+        person = Person(browser, server)
+        first = True
+        rng = random.Random(f"{game}-{players}")
+        from selenium.webdriver.common.by import By
+
+        # The first decision: a card that is no option does nothing, and the organiser's view
+        # would fail the check the page passes.
+        state, legal = person.wait()
+        person.check_shown()
+        run = server.session.run
+        assert run is not None and run.state is not None
+        assert omniscient_tokens(run.state) & hidden_now(run.state, seat), "the organiser's view shows hidden cards"
+        if state == "ask":
+            moves = len(run.state.action_ids)
+            for e in browser.driver.find_elements(By.CSS_SELECTOR, "#hand .card:not(.legal)")[:2]:
+                e.click()
+            time.sleep(0.2)
+            assert browser.js(STATUS)[0] == "ask" and len(run.state.action_ids) == moves
+            assert browser.js("return selected.length") == 0
+            person.click(rng.choice(legal))
+            first = False
+        elif state == "pause":
+            browser.driver.find_element(By.CSS_SELECTOR, "#choices button.go").click()
+        result = person.play(rng)
+        assert person.decisions + (0 if first else 1) > 0
+        (record,) = finished_records(server.session)
+        assert result["scores"] == record["scores"]
+        assert "final" in result["text"]
+        assert record["bots"][seat] == "you"
+        assert browser.errors() == []
+        assert browser.resources() == []               # the page fetches nothing
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("game, players, options", [("klaberjass", 2, {"target": 1}), ("reference", 4, {})])
+def test_the_keyboard_alone_plays_a_game(browser, tmp_path, game, players, options):
+    """Arrows and Enter choose a card, digits a button, n goes on: no mouse."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    server = Server(tmp_path, game, players, options=options)
+    try:
+        browser.driver.get(server.url)
+        person = Person(browser, server)
+        keys = ActionChains(browser.driver)
+        while True:
+            state, legal = person.wait()
+            if state == "ask":
+                if browser.js("return document.querySelectorAll('#choices button').length"):
+                    keys.send_keys("1").perform()
+                else:
+                    keys.send_keys(Keys.ARROW_RIGHT).send_keys(Keys.ENTER).perform()
+                    now, seq, _legal = browser.js(STATUS)
+                    if now == "ask" and seq == person.seq:  # a card with several options: pick one
+                        keys.send_keys("1").perform()
+            elif state == "pause":
+                keys.send_keys("n").perform()
+            else:
+                break
+        (record,) = finished_records(server.session)
+        assert all(a["by"] in ("person", "forced") for a in record["actions"] if a["seat"] == 0)
+        assert browser.errors() == []
+    finally:
+        server.stop()
