@@ -64,7 +64,8 @@ class Browser:
             options.add_argument(arg)
         # With ``websockets``, the DevTools performance log keeps every websocket frame the page
         # receives (websocket_frames()).
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL", **({"performance": "ALL"} if websockets else {})})
+        logs = {"browser": "ALL", **({"performance": "ALL"} if websockets else {})}
+        options.set_capability("goog:loggingPrefs", logs)
         for attempt in range(3):  # a browser that fails to start once (a busy machine) gets two more tries
             try:
                 self.driver = webdriver.Chrome(service=Service(executable_path=driver), options=options)

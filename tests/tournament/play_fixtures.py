@@ -56,22 +56,33 @@ class Server:
         assert not self.thread.is_alive(), "the server did not stop"
 
 
+def names(value: Any) -> set[str]:
+    """Every string in ``value`` and the parts of it a card text may have: ``KH+belle`` and
+    ``7C+8C`` (options of several parts), ``Ggod=0`` (a card played with a declared value)."""
+    out: set[str] = set()
+    for text in strings(value):
+        out.add(text)
+        for part in text.split("+"):
+            out.update((part, part.split("=")[0]))
+    return out
+
+
 def hidden_now(state: Any, seat: int) -> set[str]:
     """The cards other seats hold or see that ``seat`` cannot know now: in another seat's
-    observation, but neither in its own observation nor in any event it was sent."""
+    observation, but neither in its own observation nor in any event it was sent in this game
+    (a card seen once stays known: Beim Jupiter deals the cards played in one round again in
+    the next)."""
     pattern = card_pattern(state.info.name)
     events, _ = state.events_for(seat, 0)
-    known = {t for t in strings(events) if pattern.match(t)}
-    mine = {t for t in strings(state.observation(seat)) if pattern.match(t)}
-    theirs = {t for o in range(state.num_players) if o != seat
-              for t in strings(state.observation(o)) if pattern.match(t)}
-    return theirs - mine - known
+    known = names(events) | names(state.observation(seat))
+    theirs = {t for o in range(state.num_players) if o != seat for t in names(state.observation(o))}
+    return {t for t in theirs - known if pattern.match(t)}
 
 
 def tokens_of_frames(frames: list[str]) -> set[str]:
-    """Every string in the JSON messages the page received, and its '+'/'=' parts; but the
-    faces of the deck's cards in the ``hello`` message (how to draw every card of the game: the
-    deck, which every player knows, not anybody's hand)."""
+    """Every string in the JSON messages the page received, and its parts (:func:`names`);
+    but the faces of the deck's cards in the ``hello`` message (how to draw every card of the
+    game: the deck, which every player knows, not anybody's hand)."""
     out: set[str] = set()
     for frame in frames:
         try:
@@ -80,9 +91,7 @@ def tokens_of_frames(frames: list[str]) -> set[str]:
             continue
         if isinstance(data, dict) and data.get("type") == "hello":
             data = {k: v for k, v in data.items() if k != "faces"}
-        for text in strings(data):
-            out.add(text)
-            out.update(p for part in text.split("+") for p in (part, part.split("=")[0]))
+        out |= names(data)
     return out
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from browser import Browser, missing_reason
-from play_fixtures import Server, finished_records, hidden_now, omniscient_tokens, tokens_of_frames
+from play_fixtures import Server, finished_records, hidden_now, names, omniscient_tokens, tokens_of_frames
 
 _MISSING = missing_reason()
 if _MISSING and os.environ.get("CI"):
@@ -86,7 +86,7 @@ class Person:
         assert run is not None and run.state is not None
         self.tokens |= tokens_of_frames(self.b.websocket_frames())
         hidden = hidden_now(run.state, self.server.session.seat)
-        shown = set(self.b.js(SHOWN))
+        shown = names(self.b.js(SHOWN))
         assert not shown & hidden, f"the page shows hidden cards {sorted(shown & hidden)}"
         assert not self.tokens & hidden, f"the page was sent hidden cards {sorted(self.tokens & hidden)}"
 
