@@ -242,7 +242,9 @@ function renderChoices() {
   let n = 0;
   const button = (label, onClick, action, cls) => {
     n += 1;
-    const b = el("button", cls || null, n <= 9 ? `${n}. ${label}` : label);
+    const b = el("button", cls || null);
+    if (n <= 9) b.appendChild(el("span", "key", String(n)));   // the digit key that presses it
+    b.appendChild(document.createTextNode(label));
     b.type = "button";
     if (action !== undefined) b.dataset.action = action;
     b.addEventListener("click", onClick);
@@ -254,7 +256,7 @@ function renderChoices() {
     const withCards = legal.length - words.length;
     prompt.textContent = selected.length
       ? (matching.length ? "Choose:" : "Pick more cards (Esc clears).")
-      : (withCards ? `Pick ${withCards === legal.length ? "" : "a card or "}an option.` : "Choose:");
+      : (!withCards ? "Choose:" : withCards === legal.length ? "Pick a card." : "Pick a card or an option.");
     for (const o of [...matching, ...words]) button(o.replace("+", " + "), () => choose(o), o);
   } else if (state === "pause") {
     prompt.textContent = "The deal is over; the scores are beside the seats.";
