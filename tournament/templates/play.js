@@ -196,14 +196,7 @@ function renderSeats() {
       for (let i = 0; i < view.hand_sizes[s]; i++) hand.appendChild(backEl());
       d.appendChild(hand);
     }
-    const dl = el("dl");
-    for (const key of keys) {
-      if (key === "hand_sizes") continue;
-      dl.appendChild(el("dt", null, key));
-      const dd = el("dd");
-      dd.appendChild(valueEl(view[key][s]));
-      dl.appendChild(dd);
-    }
+    const dl = seatValues(view, keys, s);
     if (over) {
       dl.appendChild(el("dt", null, "final"));
       const res = over.result || {scores: over.scores, ranks: over.ranks};
@@ -271,16 +264,7 @@ function renderDetails() {
   box.textContent = "";
   if (!view) return;
   box.appendChild(el("h2", null, "Everything else in your view"));
-  const shown = new Set([...CENTRE, ...perSeatKeys(view, N)]);
-  const dl = el("dl");
-  for (const [key, v] of Object.entries(view)) {
-    if (shown.has(key)) continue;
-    dl.appendChild(el("dt", null, key));
-    const dd = el("dd");
-    dd.appendChild(valueEl(v));
-    dl.appendChild(dd);
-  }
-  box.appendChild(dl);
+  box.appendChild(restOfView(view, N));
 }
 
 /* The keyboard: arrows move among the options, Enter or Space chooses, 1-9 pick a button, Esc

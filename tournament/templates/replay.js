@@ -133,14 +133,7 @@ function renderSeats(view, obs, st) {
       hand.appendChild(el("span", "muted", ` ${obs.hand_sizes[s]} hidden`));
     }
     d.appendChild(hand);
-    const dl = el("dl");
-    for (const key of keys) {
-      if (key === "hand_sizes") continue;
-      dl.appendChild(el("dt", null, key));
-      const dd = el("dd");
-      dd.appendChild(valueEl(obs[key][s]));
-      dl.appendChild(dd);
-    }
+    const dl = seatValues(obs, keys, s);
     if (priv) for (const [key, v] of Object.entries(priv)) {
       if (key === "hand") continue;
       dl.appendChild(el("dt", null, key + " (own)"));
@@ -226,16 +219,7 @@ function renderDetails(view, obs) {
   const box = document.getElementById("details");
   box.textContent = "";
   box.appendChild(el("h2", null, "Everything else in this view"));
-  const shown = new Set([...CENTRE, ...perSeatKeys(obs, N)]);
-  const dl = el("dl");
-  for (const [key, v] of Object.entries(obs)) {
-    if (shown.has(key)) continue;
-    dl.appendChild(el("dt", null, key));
-    const dd = el("dd");
-    dd.appendChild(valueEl(v));
-    dl.appendChild(dd);
-  }
-  box.appendChild(dl);
+  box.appendChild(restOfView(obs, N));
 }
 function buildTimeline() {
   const ol = document.getElementById("steps");

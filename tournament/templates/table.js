@@ -35,3 +35,28 @@ function eventEl(ev, tag) {
   }
   return p;
 }
+/* The keys of a view shown neither at the centre nor beside the seats, as a list of terms. */
+function restOfView(obs, n) {
+  const shown = new Set([...CENTRE, ...perSeatKeys(obs, n)]);
+  const dl = el("dl");
+  for (const [key, v] of Object.entries(obs)) {
+    if (shown.has(key)) continue;
+    dl.appendChild(el("dt", null, key));
+    const dd = el("dd");
+    dd.appendChild(valueEl(v));
+    dl.appendChild(dd);
+  }
+  return dl;
+}
+/* One seat's values of the per-seat keys of a view (``keys``), as a list of terms. */
+function seatValues(obs, keys, s) {
+  const dl = el("dl");
+  for (const key of keys) {
+    if (key === "hand_sizes") continue;
+    dl.appendChild(el("dt", null, key));
+    const dd = el("dd");
+    dd.appendChild(valueEl(obs[key][s]));
+    dl.appendChild(dd);
+  }
+  return dl;
+}
