@@ -94,6 +94,35 @@ def test_a_whole_game_and_its_record(tmp_path):
     result = CliRunner().invoke(replay_command, [over["record"]])
     assert result.exit_code == 0, result.output
     assert f"scores {record['scores']}" in result.output
+    page = tmp_path / "game.html"
+    result = CliRunner().invoke(replay_command, [over["record"], "--html", str(page)])
+    assert result.exit_code == 0 and page.read_text(encoding="utf-8").count("trickcore-replay/1") == 1
+
+
+def test_the_bots_moves_come_at_the_pace(tmp_path):
+    """--pace: each bot move stays on the page at least that long before the next."""
+    server = Server(tmp_path, "reference", 4)
+    server.session.pace = 0.15
+
+    async def go() -> list[float]:
+        async with aiohttp.ClientSession() as http:
+            page = await _connect(http, server)
+            times = []
+            while len(times) < 6:
+                msg = await page.next("update", "ask")
+                if msg["type"] == "ask":
+                    await page.send(type="act", action=msg["legal"][0])
+                elif msg["actor"] not in (None, 0):
+                    times.append(time.monotonic())
+            await page.send(type="quit")
+            return times
+
+    try:
+        times = asyncio.run(go())
+    finally:
+        server.stop()
+    gaps = [b - a for a, b in zip(times, times[1:])]
+    assert min(gaps) >= 0.14, gaps
 
 
 def test_an_option_that_is_not_legal_changes_nothing(tmp_path):

@@ -67,6 +67,7 @@ class Person:
         self.seq = 0
         self.tokens: set[str] = set()       # every string of every message the page got
         self.decisions = 0
+        self.trick_won_shown = False         # the table showed a completed trick's winner
 
     def wait(self, timeout: float = 60) -> tuple[str, list[str]]:
         """The next state the person acts in (a decision, a deal's end, the game's end)."""
@@ -120,6 +121,7 @@ class Person:
             state, legal = self.wait()
             if check:
                 self.check_shown()
+            self.trick_won_shown |= "won by" in self.b.js("return document.getElementById('trick').textContent")
             if state == "ask":
                 assert legal, "a decision without options"
                 self.click(rng.choice(legal))
@@ -162,6 +164,7 @@ def test_a_whole_game_by_clicking(browser, tmp_path, game, players, seat, option
             browser.driver.find_element(By.CSS_SELECTOR, "#choices button.go").click()
         result = person.play(rng)
         assert person.decisions + (0 if first else 1) > 0
+        assert person.trick_won_shown, "no trick's winner was shown"
         (record,) = finished_records(server.session)
         assert result["scores"] == record["scores"]
         assert "final" in result["text"]
@@ -200,5 +203,37 @@ def test_the_keyboard_alone_plays_a_game(browser, tmp_path, game, players, optio
         (record,) = finished_records(server.session)
         assert all(a["by"] in ("person", "forced") for a in record["actions"] if a["seat"] == 0)
         assert browser.errors() == []
+    finally:
+        server.stop()
+
+
+def test_a_second_tab_cannot_act_until_the_first_has_gone(browser, tmp_path):
+    """A second tab on the seat's page is told the seat is taken and offers nothing to click;
+    once the first tab has closed, reloading it takes the seat, at the decision left open."""
+    server = Server(tmp_path, "reference", 4)
+    first = browser.driver.current_window_handle
+    try:
+        browser.driver.get(server.url)
+        person = Person(browser, server)
+        state, legal = person.wait()
+        assert state == "ask"
+        browser.driver.switch_to.new_window("tab")
+        browser.driver.get(server.url)
+        deadline = time.monotonic() + 10
+        while browser.js(STATUS)[0] != "taken" and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert browser.js(STATUS)[0] == "taken"
+        assert browser.js("return document.querySelectorAll('#hand .card.legal, #choices button').length") == 0
+        second = browser.driver.current_window_handle
+        browser.driver.switch_to.window(first)
+        browser.driver.close()
+        browser.driver.switch_to.window(second)
+        time.sleep(0.3)
+        browser.driver.refresh()
+        person.seq = 0
+        state, again = person.wait()
+        assert state == "ask" and again == legal
+        person.click(again[0])
+        person.wait()                                  # the game went on from this tab
     finally:
         server.stop()
