@@ -10,12 +10,16 @@ page's script is JSON inside ``<script type="application/json">`` (``script_json
 Cards are drawn by ``cards.js`` from the faces the game gives (``GameInfo.faces``, embedded in
 the page's data: card text -> style, colour, value, symbol, letter, label), so the script knows
 no game; symbols are inline SVG (``symbols.svg``), so no font is needed.
+
+Pages and the run's other files a reader may open while they are rewritten (the report during a
+run, run.json, a played game's record) are written whole or not at all (``write_whole``).
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import secrets
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -60,9 +64,17 @@ def render(template: str, **context: Any) -> str:
     return environment().get_template(template).render(**context)
 
 
-def write_page(path: Path, text: str) -> None:
-    """Write a page whole or not at all (a reader never sees half a page)."""
+def write_whole(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all: into a new file beside it, then renamed over it, so that
+    a reader (a browser reloading the report during a run) gets the old file or the new one,
+    never part of one.  Each writer has a file of its own: the runner's rewrite during a run and a
+    ``trickcore report`` of the same folder may write at the same time."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    partial = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    try:
+        with open(partial, "x", encoding="utf-8") as fh:  # "x": created afresh, with the umask's permissions
+            fh.write(text)
+        os.replace(partial, path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise

@@ -42,6 +42,7 @@ from aiohttp import WSMsgType, web
 
 from tournament.config import TournamentConfig
 from tournament.match import GameAborted, GameResult, GameRun, Table
+from tournament.pages import write_whole
 from tournament.schedule import Job, deal_seed, master_key
 from trickcore.games import card_faces, get_game
 
@@ -207,9 +208,7 @@ class PlaySession:
         self.out_dir.mkdir(parents=True, exist_ok=True)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path = self.out_dir / f"{self.config.game}-{stamp}-game{self.games}.json"
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-        tmp.replace(path)
+        write_whole(path, json.dumps(record, indent=1) + "\n")
         self.records.append(path)
         return path
 

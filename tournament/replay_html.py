@@ -192,8 +192,8 @@ def replay_html(record: dict[str, Any], seats: Sequence[int] | None = None, omni
 
 def write_replay(record: dict[str, Any], out: str | Path, seats: Sequence[int] | None = None,
                  omniscient: bool = True, back: str | None = None) -> Path:
-    from tournament.pages import write_page
+    from tournament.pages import write_whole
 
     path = Path(out)
-    write_page(path, replay_html(record, seats, omniscient, back))
+    write_whole(path, replay_html(record, seats, omniscient, back))
     return path

@@ -28,12 +28,12 @@ import datetime
 import json
 import os
 import platform
-import secrets
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from tournament.pages import write_whole
 from tournament.replay_html import write_replay
 from tournament.report_data import (
     CURVE_POINTS,
@@ -135,9 +135,7 @@ def record_environment(run_dir: str | Path, environment: dict[str, Any], **outco
     entry = {**environment, "ended": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
              **outcome}
     doc["invocations"].append(entry)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(doc, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_whole(path, json.dumps(doc, indent=2, sort_keys=True, default=str) + "\n")
 
 
 @dataclasses.dataclass
@@ -166,22 +164,6 @@ def write_report(run_dir: str | Path, replays: int | None = DEFAULT_REPLAYS, max
     page = _page(run, data, agg, written, max_games, path, t0)
     write_whole(path, page)
     return ReportResult(path, len(data.games), len(written), time.perf_counter() - t0, len(page.encode()))
-
-
-def write_whole(path: Path, text: str) -> None:
-    """Write ``path`` whole or not at all: into a new file beside it, then renamed over it, so that
-    a reader (a browser reloading the report during a run) gets the old page or the new one,
-    never part of one.  Each writer has a file of its own: the runner's rewrite during a run and a
-    ``trickcore report`` of the same folder may write at the same time."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
-    try:
-        with open(partial, "x", encoding="utf-8") as fh:  # "x": created afresh, with the umask's permissions
-            fh.write(text)
-        os.replace(partial, path)
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
 
 
 @dataclasses.dataclass
