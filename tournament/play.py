@@ -43,8 +43,9 @@ from aiohttp import WSMsgType, web
 from tournament.config import TournamentConfig
 from tournament.match import GameAborted, GameResult, GameRun, Table
 from tournament.pages import write_whole
+from tournament.replay_html import faces_data
 from tournament.schedule import Job, deal_seed, master_key
-from trickcore.games import card_faces, get_game
+from trickcore.games import get_game
 
 #: The name of the person's seat in the game records (``bots`` of a record).
 PERSON = "you"
@@ -144,7 +145,6 @@ class PlaySession:
         self.linger_s = linger_s
         self.master = master_key(secrets.randbits(64) if seed is None else seed)
         self.token = secrets.token_urlsafe(24)
-        self.info = get_game(config.game)
         self.stop = threading.Event()
         self.choices: queue.Queue[Choice] = queue.Queue()
         self.names = self.bot_names()
@@ -189,9 +189,7 @@ class PlaySession:
                 self.publish({"type": "over", "scores": record["scores"], "ranks": record["ranks"],
                               "result": record["result"], "forfeited": record["forfeited"], "record": str(path)},
                              keep="over")
-                choice = self.next_choice(self.stop)
-                while choice.kind != "continue":
-                    choice = self.next_choice(self.stop)
+                self.wait_to_go_on()
         except GameAborted:
             pass
         except BaseException as exc:        # shown to the person and re-raised by the command
@@ -256,9 +254,13 @@ class PlaySession:
     def pause_for_next_deal(self, deal: int) -> None:
         """Between two deals of a game: the page shows the deal's end until the person goes on."""
         self.publish({"type": "pause", "deal": deal}, keep="pause")
-        choice = self.next_choice(self.stop)
-        while choice.kind != "continue":
-            choice = self.next_choice(self.stop)
+        self.wait_to_go_on()
+
+    def wait_to_go_on(self) -> None:
+        """Until the person goes on (next deal, new game); a choice of an action meanwhile is
+        no option and is dropped."""
+        while self.next_choice(self.stop).kind != "continue":
+            pass
 
     def fault_shown(self, fault: dict[str, Any]) -> None:
         # The detail stays in the record: it may quote the faulty bot's own cards.
@@ -284,13 +286,11 @@ class PlaySession:
             self.outbox.put_nowait(text)
 
     def hello(self) -> dict[str, Any]:
-        info, cfg = self.info, self.config
+        info, cfg = self.config.game_info, self.config
         teams = info.teams(cfg.players) if info.teams is not None else None
-        faces = {text: {k: v for k, v in dataclasses.asdict(face).items() if v}
-                 for text, face in card_faces(cfg.game, cfg.players, cfg.game_options).items()}
         return {"type": "hello", "game": cfg.game, "title": info.title, "players": cfg.players, "seat": self.seat,
-                "names": self.names, "teams": [list(t) for t in teams] if teams else None, "faces": faces,
-                "options": dict(cfg.game_options)}
+                "names": self.names, "teams": [list(t) for t in teams] if teams else None,
+                "faces": faces_data(cfg.game, cfg.players, cfg.game_options), "options": dict(cfg.game_options)}
 
     def resume_message(self) -> dict[str, Any]:
         with self.lock:
@@ -333,7 +333,8 @@ def make_app(session: PlaySession) -> web.Application:
     async def page(request: web.Request) -> web.Response:
         from tournament.pages import render
 
-        html = render("play.html.j2", generator="trickcore play", title=f"{session.info.title} – trickcore play",
+        title = f"{session.config.game_info.title} – trickcore play"
+        html = render("play.html.j2", generator="trickcore play", title=title,
                       data={"token": session.token, **session.hello()})
         return web.Response(text=html, content_type="text/html",
                             headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",

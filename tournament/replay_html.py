@@ -81,8 +81,8 @@ def _how(meta: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _faces(game: str, players: int, options: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
-    """How the page draws each card of the game (trickcore.games.card_faces): card text -> its
+def faces_data(game: str, players: int, options: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
+    """How a page draws each card of the game (trickcore.games.card_faces): card text -> its
     face's fields, the empty ones left out."""
     return {text: {key: value for key, value in dataclasses.asdict(face).items() if value}
             for text, face in card_faces(game, players, options).items()}
@@ -167,7 +167,7 @@ def build_replay(record: dict[str, Any], seats: Sequence[int] | None = None,
         "game": game["game"], "title": info.title, "players": n, "options": game.get("options", {}),
         # The seed names the deal, and with it every hand: only a page with the organiser's view has it.
         "seed": game.get("seed") if omniscient else None, "job": record.get("job"), "bots": bots, "teams": teams,
-        "faces": _faces(info.name, n, game.get("options")),
+        "faces": faces_data(info.name, n, game.get("options")),
         "steps": steps, "views": views, "finished": finished,
         "scores": state.scores() if finished else None, "ranks": state.ranks() if finished else None,
         "result": result or None, "forfeited": record.get("forfeited") or [],
