@@ -3,14 +3,13 @@
 Each benchmark records ns per card play and its ratio to the floor loop
 (bench/floor.c) measured in the same session, in `extra_info`."""
 
+import c_loops
 import pytest
-
-from trickcore import _bench
 
 
 @pytest.fixture(scope="session")
 def floor_ns():
-    return min(_bench.floor(20000)[0] for _ in range(5))
+    return min(c_loops.floor(20000)[0] for _ in range(5))
 
 
 @pytest.fixture

@@ -3,9 +3,8 @@
     python bench/integrations.py [--matches N] [--repeat R] [--quick]
 
 Prints, per game configuration (every game, player count and Sticheln variant; ``--quick``: one
-per game): ns per tensor written from the state (``Encoding.state_tensor``), ns per tensor built
-from the view dict (``state.observation(seat)`` and ``Encoding.tensor``), and ns per step of the
-plain loop (``legal_actions`` + ``apply_action`` of a random legal action, from the loop's rate),
+per game): ns per tensor written from the state (``Encoding.state_tensor``, the compiled encoder)
+and ns per step of the plain loop (``legal_actions`` + ``apply_action`` of a random legal action, from the loop's rate),
 with the ratios to the step; then steps per second of seeded random matches through the plain
 interface, the plain interface with one tensor and mask per step, OpenSpiel (``pyspiel`` states,
 with and without observations) and PettingZoo (``agent_iter``/``last``/``step``, which observes
@@ -80,26 +79,21 @@ def clock_cost() -> float:
     return float(best)
 
 
-def tensor_cost(game, n, options, matches, fast=True):
-    """ns per tensor of the seat to move at every decision of seeded random matches: written from
-    the state (``fast``) or built from the view dict."""
+def tensor_cost(game, n, options, matches):
+    """ns per tensor (``state_tensor`` into a reused buffer) of the seat to move at every decision
+    of seeded random matches."""
     enc = encoding(game, n, options)
     out = np.zeros(enc.size, np.float32)
-    write, build, clock = enc.state_tensor, enc.tensor, time.perf_counter_ns
+    write, clock = enc.state_tensor, time.perf_counter_ns
     total = count = 0
     for seed in range(matches):
         rng = random.Random(seed)
         state = trickcore.new_game(game, n, options, seed)
         while not state.is_terminal():
             seat = state.current_player()
-            if fast:
-                t0 = clock()
-                write(state, seat, out)
-                total += clock() - t0
-            else:
-                t0 = clock()
-                build(state.observation(seat), out)
-                total += clock() - t0
+            t0 = clock()
+            write(state, seat, out)
+            total += clock() - t0
             count += 1
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
@@ -164,16 +158,14 @@ def main() -> None:
     configs = CONFIGS if args.quick else TENSOR_CONFIGS
     for game, n, options in configs:          # warm up: imports, decks, encodings
         plain(game, n, options, 1, tensors=True)
-    print("| game | players | tensor size | ns per tensor from the state | ns per tensor from the view "
-          "| ns per plain step | state tensor / step | view tensor / step |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| game | players | tensor size | ns per tensor from the state | ns per plain step | state tensor / step |")
+    print("|---|---|---|---|---|---|")
     for game, n, options in configs:
         clock = clock_cost()
-        fast = best(r, tensor_cost, game, n, options, m) - clock
-        view = best(r, tensor_cost, game, n, options, m, fast=False) - clock
+        tensor = best(r, tensor_cost, game, n, options, m) - clock
         step = 1e9 / best(r, plain, game, n, options, m)   # legal_actions + apply_action
-        print(f"| {label(game, n, options)} | {n} | {encoding(game, n, options).size:,} | {fast:,.0f} | {view:,.0f} "
-              f"| {step:,.0f} | {fast / step:.2f} | {view / step:.1f} |")
+        print(f"| {label(game, n, options)} | {n} | {encoding(game, n, options).size:,} | {tensor:,.0f} "
+              f"| {step:,.0f} | {tensor / step:.2f} |")
     if args.no_adapters:
         return
     print()

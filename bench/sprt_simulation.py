@@ -155,11 +155,11 @@ def paired_margins(game: str, players: int, deals: int) -> list[float]:
     """Per deal and seat: the heuristic's score in that seat minus the score of the heuristic that
     slips (plays a random option one time in ten) in the same seat of the same deal."""
     # Only this mode plays games: the compiled engine is not needed for the simulations.
-    import importlib
-
     import trickcore
+    import trickcore.games
 
-    heuristic = importlib.import_module("trickcore.policies." + game.replace("-", "_")).choose
+    heuristic = trickcore.games.policy_of(game)
+    assert heuristic is not None, f"{game} has no policy"
 
     def slipping(observation: dict[str, object], legal: list[str], rng: random.Random) -> str:
         return rng.choice(legal) if rng.random() < SLIP_SHARE else heuristic(observation, legal, rng)

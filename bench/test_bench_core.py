@@ -1,25 +1,26 @@
 """Core and binding benchmarks on the reference game (ns per card play vs the floor)."""
 
-from trickcore import _bench, bench
+import c_loops
+import engine_bench as bench
 
 
 def test_floor(benchmark, record):
-    ns = benchmark(lambda: _bench.floor(2000)[0])
+    ns = benchmark(lambda: c_loops.floor(2000)[0])
     record(ns)
 
 
 def test_core_playout_reference(benchmark, record):
-    ns = benchmark(lambda: _bench.core_reference(2000)[0])
+    ns = benchmark(lambda: c_loops.core_reference(2000)[0])
     record(ns)
 
 
 def test_core_legal(benchmark, record):
-    ns = benchmark(lambda: _bench.core_legal(200_000)[0])
+    ns = benchmark(lambda: c_loops.core_legal(200_000)[0])
     record(ns)
 
 
 def test_core_resolve(benchmark, record):
-    ns = benchmark(lambda: _bench.core_resolve(100_000)[0])
+    ns = benchmark(lambda: c_loops.core_resolve(100_000)[0])
     record(ns)
 
 

@@ -1,9 +1,9 @@
 """Per-game benchmarks for every registered game and player count: full random games
 through the Python interface, the C playout of one trick phase, worlds and search."""
 
+import engine_bench as bench
 import pytest
 
-from trickcore import bench
 from trickcore.games import list_games
 
 CASES = [(g.name, n) for g in list_games() if g.name != "reference" for n in g.players]

@@ -1,9 +1,9 @@
-"""The Python user's loops, as trickcore bench measures them (trickcore/bench.py): the
+"""The Python user's loops, as trickcore bench measures them (bench/engine_bench.py): the
 interpreter limit, the natural loop, the interface calls, and copies of every game's state."""
 
+import engine_bench as bench
 import pytest
 
-from trickcore import bench
 from trickcore.games import list_games
 
 CASES = [(g.name, n) for g in list_games() if g.name != "reference" for n in g.players]

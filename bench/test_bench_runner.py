@@ -2,14 +2,13 @@
 
 Each benchmark plays a real tournament of the bundled random bot over pipes (the reference
 game, 4 seats) and records, in `extra_info`, decisions per second, the runner overhead per
-decision, the pipe ping-pong floor and the minimal referee (tournament/bench_referee.py)
+decision, the pipe ping-pong floor and the minimal referee (bench/minimal_referee.py)
 measured right before it in the same session, and their ratios.  Definitions: docs/tournament.md,
 "Performance"; the same figures with repeats and medians: `trickcore bench-runner`.
 """
 
 import pytest
-
-from tournament import bench
+import runner_bench as bench
 
 GAMES_PER_TABLE = 30
 

@@ -1,8 +1,8 @@
 """Observation tensors (trickcore.encodings), one per decision of a seeded random match of each
-game: written straight from the state (``state_tensor``) and built from the view dict
-(``tensor(state.observation(seat))``).  ``extra_info`` records ns per tensor, ns per plain step
-of the same match (``legal_actions`` + ``apply_action``) and their ratio; bench/integrations.py
-prints the same comparison for every configuration."""
+game, written straight from the state by the compiled encoder (``state_tensor``).
+``extra_info`` records ns per tensor, ns per plain step of the same match (``legal_actions`` +
+``apply_action``) and their ratio; bench/integrations.py prints the same comparison for every
+configuration."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ CONFIGS = [("beim-jupiter", 4, {}), ("sticheln", 4, {"rounds": 1}), ("hattrick",
            ("squint", 5, {"deal_limit": 1}), ("klaberjass", 4, {"max_deals": 3}), ("reference", 4, {})]
 
 
-def match(game: str, players: int, options: dict, how: str) -> tuple[float, float]:
-    """(ns per tensor, ns per plain step) over one seeded random match; ``how``: "state" or "view"."""
+def match(game: str, players: int, options: dict) -> tuple[float, float]:
+    """(ns per tensor, ns per plain step) over one seeded random match."""
     enc = encoding(game, players, options)
     out = np.zeros(enc.size, np.float32)
     rng = random.Random(1)
@@ -30,10 +30,7 @@ def match(game: str, players: int, options: dict, how: str) -> tuple[float, floa
     while not state.is_terminal():
         seat = state.current_player()
         t0 = clock()
-        if how == "state":
-            enc.state_tensor(state, seat, out)
-        else:
-            enc.tensor(state.observation(seat), out)
+        enc.state_tensor(state, seat, out)
         t1 = clock()
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])
@@ -44,9 +41,8 @@ def match(game: str, players: int, options: dict, how: str) -> tuple[float, floa
     return tensors / count, steps / count
 
 
-@pytest.mark.parametrize("how", ["state", "view"])
 @pytest.mark.parametrize("config", CONFIGS, ids=[c[0] for c in CONFIGS])
-def test_tensor_per_decision(benchmark, config, how):
-    tensor, step = benchmark(lambda: match(*config, how))
+def test_tensor_per_decision(benchmark, config):
+    tensor, step = benchmark(lambda: match(*config))
     benchmark.extra_info.update({"ns_per_tensor": round(tensor), "ns_per_step": round(step),
                                  "tensor_per_step": round(tensor / step, 2)})

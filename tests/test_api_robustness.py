@@ -294,20 +294,22 @@ def test_action_to_string_raises_only_value_error(name, steps, value):
 @SETTINGS
 @given(steps=st.integers(0, 40), value=st.one_of(junk, st.just(float("inf")), st.just(float("nan"))))
 def test_encodings_raise_only_value_error_on_junk(name, steps, value):
-    """The encodings' public functions: junk indices, ids, views and states of another game are
-    ValueError (docs/game-interface.md, "Errors")."""
+    """The encodings' public functions: junk indices, ids, seats and states of another game are
+    ValueError, and a tensor of something that is no state of the game a TypeError
+    (docs/game-interface.md, "Errors")."""
     pytest.importorskip("numpy")
     from trickcore.encodings import encoding
 
     info = trickcore.get_game(name)
     enc = encoding(name, min(info.players))
     state = _state_at(name, steps, 2)
-    for call in (lambda: enc.action_of(value), lambda: enc.index_of(value), lambda: enc.tensor(value),
-                 lambda: enc.tensor({"hand": value, "seat": value})):
+    for call in (lambda: enc.action_of(value), lambda: enc.index_of(value), lambda: enc.state_tensor(state, value)):
         try:
             call()
         except ValueError:
             pass
+    with pytest.raises(TypeError):
+        enc.state_tensor(value, 0)
     other = next(g for g in GAMES if g != name and trickcore.get_game(g).encoding)
     other_state = _state_at(other, steps, 2)
     with pytest.raises(ValueError, match="this encoding is"):

@@ -33,7 +33,7 @@ def test_the_check_finds_what_it_must():
 
 
 def test_using_the_engine_loads_no_runner_module():
-    code = ("import sys, trickcore, trickcore.bot, trickcore.policies.squint\n"
+    code = ("import sys, trickcore, trickcore.bot, trickcore.games.squint.policy\n"
             "s = trickcore.new_game('squint', 5, seed=1)\n"
             "s.apply_action(s.legal_actions()[0]); trickcore.replay(s.to_record()); trickcore.list_games()\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'tournament'))")

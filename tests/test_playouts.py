@@ -11,7 +11,7 @@ import zlib
 import pytest
 
 import trickcore
-from trickcore.bench import game_state_in_trick_phase
+from trickcore.cli import game_state_in_trick_phase
 
 CASES = [(g.name, n) for g in trickcore.list_games() for n in g.players]
 

@@ -9,11 +9,25 @@ import pytest
 from click.testing import CliRunner
 
 import trickcore
-from trickcore.cli import main
+from trickcore.cli import bench_module, main
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = {"beim-jupiter": (3, 4, 5), "sticheln": (3, 4, 5, 6, 7, 8), "hattrick": (4, 5, 6, 7),
-         "squint": (5,), "klaberjass": (2, 3, 4)}
+
+
+def readme_games() -> dict[str, tuple[int, ...]]:
+    """The README's table of games: the player page each row links to, and its player counts
+    (``3–5``, ``2, 3, 4``, ``5``)."""
+    out = {}
+    for page, counts in re.findall(r"^\| \[[^]]+\]\(docs/games/(\w+)\.md\)[^|]*\| ([^|]+) \|",
+                                   (ROOT / "README.md").read_text(), flags=re.M):
+        low, _, high = counts.strip().partition("–")
+        out[page] = (tuple(range(int(low), int(high) + 1)) if high
+                     else tuple(int(c) for c in counts.split(",")))
+    return out
+
+
+#: Every registered game but the benchmark's own reference game, by name.
+GAMES = {info.name: info for info in trickcore.list_games() if info.name != "reference"}
 
 
 def readme_commands():
@@ -37,10 +51,11 @@ def test_ci_runs_exactly_the_readme_test_command():
     assert tests in ci, ".ci/run must run the README's test command verbatim"
 
 
-def test_every_game_is_registered_with_its_player_counts():
-    registry = {g.name: tuple(sorted(g.players)) for g in trickcore.list_games()}
-    for name, players in GAMES.items():
-        assert registry.get(name) == players, f"{name}: {registry.get(name)}"
+def test_the_readme_offers_every_game_with_its_registered_player_counts():
+    """The README's table and the registry agree: the same games (by their module, the name of
+    their player page), with the same player counts."""
+    registry = {info.factory.__module__.rsplit(".", 1)[1]: tuple(sorted(info.players)) for info in GAMES.values()}
+    assert readme_games() == registry
 
 
 def test_games_command_lists_the_registry():
@@ -67,10 +82,20 @@ def test_bench_json_reports_ratios_to_the_floor():
     assert next(d for d in data if d["name"] == "floor_c")["ratio"] == 1.0
 
 
+def test_bench_without_a_checkout_says_where_the_benchmarks_run(monkeypatch, tmp_path):
+    """An installed wheel has no bench/ folder: ``trickcore bench`` says in one line that the
+    benchmarks run from a source checkout, and how to get one."""
+    monkeypatch.setattr("trickcore.cli.BENCH_DIR", tmp_path / "bench")
+    result = CliRunner().invoke(main, ["bench", "--quick"])
+    assert result.exit_code == 1
+    assert result.output.count("\n") == 1 and "source checkout" in result.output
+    assert "git clone" in result.output and "trickcore bench" in result.output
+
+
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="CPU affinity is Linux-only")
 def test_bench_runs_on_one_cpu_and_gives_the_others_back():
     """``trickcore bench`` pins itself to one CPU it may use while it measures (--no-pin: not)."""
-    from trickcore import bench
+    bench = bench_module("engine_bench")
 
     allowed = os.sched_getaffinity(0)
     with bench.one_cpu() as cpu:
@@ -84,7 +109,7 @@ def test_bench_times_full_games_round_robin():
     """The full-game rows: every configuration once per round (so a slow spell of the machine
     does not fall on every run of one game), each row the fastest of its rounds, per action and
     per card play."""
-    from trickcore import bench
+    bench = bench_module("engine_bench")
 
     run = bench._Run(quick=True, repeat=2, progress=None)
     configs = [("klaberjass", "Klaberjass", 2), ("hattrick", "Hattrick", 4)]
@@ -100,7 +125,7 @@ def test_bench_times_full_games_round_robin():
 def test_bench_compares_with_openspiels_full_game_loop():
     """``trickcore bench --compare``: OpenSpiel's Hearts, Skat and Bridge through the full-game
     loop of the game rows, in the same run (open_spiel is a test dependency)."""
-    from trickcore import bench
+    bench = bench_module("engine_bench")
 
     results = bench.compare_openspiel(repeat=1, games=2)
     assert results is not None
@@ -156,8 +181,9 @@ def test_games_fits_the_terminal_and_says_what_options_mean():
 
 def test_bench_leads_with_a_summary_and_fits_the_terminal():
     from trickcore import tables
-    from trickcore.bench import Result
     from trickcore.cli import bench_summary
+
+    Result = bench_module("engine_bench").Result
 
     results = [Result("floor_c", 20.0, 1.0, "floor"), Result("core_playout_reference_c", 30.0, 1.5, "playout"),
                Result("python_limit", 300.0, 15.0, "limit"),

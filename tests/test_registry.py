@@ -10,14 +10,13 @@ import ast
 import random
 import re
 import sys
-from glob import glob
 from importlib.metadata import EntryPoint
 from pathlib import Path
 
 import pytest
 
 from trickcore import _core, games
-from trickcore.encodings import encoded_games
+from trickcore.encodings import encoded_games, encoding
 from trickcore.encodings.base import Encoding
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,7 +25,7 @@ NAMES = {module: games.get_game(module).name for module in BUILTIN}
 
 #: Places of the list a built-in game may lack, and why.
 WITHOUT = {
-    ("reference", "trickcore/policies/<game>.py"): "the benchmark game is played at random",
+    ("reference", "trickcore/games/<game>/policy.py"): "the benchmark game is played at random",
     ("reference", "tests/games/<game>/"): "the benchmark game is tested in tests/core and the project-wide tests",
     ("reference", "docs/rules/<game>.md"): "the benchmark game's rules are its module's docstring",
     ("reference", "docs/games/<game>.md"): "the benchmark game has no player page",
@@ -36,13 +35,11 @@ WITHOUT = {
 
 #: Code outside a game's own places that names a game, and why that is no list of games.
 NAMED_ELSEWHERE = {
-    "trickcore/bench.py": "the benchmarks play the reference game, the benchmark's own",
-    "tournament/bench.py": "the runner benchmark's default game is the reference game",
     "tournament/compliance.py": "the compliance check's default game is the reference game",
     "trickcore/integrations/pettingzoo.py": "the environment's default game",
 }
 
-NUMBERS = {"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11}
+NUMBERS = {"six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11}
 
 
 def places() -> tuple[int, list[str]]:
@@ -71,6 +68,12 @@ def test_the_places_a_game_touches_are_counted_right_and_exist_for_every_game() 
                 ok = f"(docs/games/{module}.md)" in readme
             elif item == "trickcore/games/__init__.py":
                 ok = f"trickcore.games.{module}" in games.BUILTIN
+            elif item == "trickcore/encodings/_fast.pyx":
+                info = games.get_game(NAMES[module])
+                ok = type(encoding(info.name, info.players[0]).encoder).__module__ == "trickcore.encodings._fast"
+            elif item == "tests/integrations/view_tensors.py":
+                from tests.integrations.view_tensors import FILLS
+                ok = NAMES[module] in FILLS
             else:
                 raise AssertionError(f"contributing.md lists {item!r}: this test does not know how to check it")
             if not ok:
@@ -103,30 +106,37 @@ def test_no_other_code_names_a_game() -> None:
         aliases = [alias for alias, target in games._ALIASES.items() if target == info.name]
         for word in (name, module, *aliases):
             words[word] = module
-    own = {f"trickcore/{package}/{module}.py" for package in ("games", "encodings", "policies") for module in BUILTIN}
     files = [ROOT / "setup.py", *sorted((ROOT / "trickcore").rglob("*.py")),
              *sorted((ROOT / "tournament").rglob("*.py"))]
     hits = []
     for path in files:
         rel = path.relative_to(ROOT).as_posix()
-        if rel in own or rel == "trickcore/games/__init__.py" or rel in NAMED_ELSEWHERE:
+        own = rel.startswith("trickcore/games/") and rel.split("/")[2] in BUILTIN   # the game's folder
+        if own or rel == "trickcore/games/__init__.py" or rel in NAMED_ELSEWHERE:
             continue
         for text in _constants(path):
             for word in words:
                 if (text == word or f'"{word}"' in text
-                        or re.search(rf"\b(games|encodings|policies)[./]{re.escape(word)}\b", text)):
+                        or re.search(rf"\bgames[./]{re.escape(word)}\b", text)):
                     hits.append(f"{rel}: {text[:80]!r} names {word!r}")
     assert not hits, "\n".join(hits)
     for rel in NAMED_ELSEWHERE:
         assert (ROOT / rel).is_file(), rel
 
 
-def test_the_build_compiles_exactly_the_registered_games() -> None:
-    """setup.py compiles every game module with a .pxd beside it; the registry's built-in games
-    are those modules (trickcore.games.COMPILED, which test_compiled_flow checks, names them)."""
-    with_pxd = {Path(p).stem for p in glob(str(ROOT / "trickcore" / "games" / "*.pxd"))}
-    assert with_pxd == set(BUILTIN)
-    assert set(games.COMPILED) == {"trickcore.game", "trickcore.worlds", *games.BUILTIN}
+def test_a_game_is_one_folder_and_the_package_holds_no_second_list_of_games() -> None:
+    """Every built-in game is a folder of trickcore/games/ (its flow in __init__.py, its encoding
+    and policy beside it), every such folder is a registered game, and no game-state class is
+    declared a second time for a compiler: no .pxd in trickcore/games, no compiled game flow."""
+    folders = {path.parent.name for path in (ROOT / "trickcore" / "games").glob("*/__init__.py")}
+    assert folders == set(BUILTIN)
+    assert not list((ROOT / "trickcore" / "games").rglob("*.pxd"))
+    assert not [p for p in (ROOT / "trickcore").rglob("*.py") if p.with_suffix(".pxd").exists()]
+    for module in BUILTIN:
+        info = games.get_game(NAMES[module])
+        assert sys.modules[info.factory.__module__].__file__.endswith(f"games/{module}/__init__.py")
+        assert info.encoding.startswith(f"trickcore.games.{module}.encoding:"), info.encoding
+        assert not info.policy or info.policy.startswith(f"trickcore.games.{module}.policy:"), info.policy
 
 
 def test_every_game_names_its_encoding() -> None:

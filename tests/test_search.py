@@ -10,13 +10,23 @@ from typing import Any
 
 import pytest
 
-from trickcore import new_game
+from trickcore import list_games, new_game
+from trickcore.game import GameState
 from trickcore.search import deal_value, heuristic_guide, search
 
-GAMES: list[tuple[str, int, dict[str, Any]]] = [
-    ("beim-jupiter", 4, {}), ("sticheln", 4, {"verspaetet": True, "rounds": 1}), ("hattrick", 5, {"games": 1}),
-    ("squint", 5, {"deal_limit": 1}), ("klaberjass", 2, {"target": 1}), ("klaberjass", 4, {"target": 1}),
-]
+
+def _searchable() -> list[tuple[str, int, dict[str, Any]]]:
+    """Every registered game with a world model (search draws worlds; the reference game has
+    none), at its smallest and largest player count, with its short options."""
+    out = []
+    for info in list_games():
+        if type(new_game(info.name, info.players[0]))._world_model is GameState._world_model:
+            continue
+        out += [(info.name, n, dict(info.short_options)) for n in sorted({min(info.players), max(info.players)})]
+    return out
+
+
+GAMES: list[tuple[str, int, dict[str, Any]]] = _searchable()
 
 
 def test_deal_value_is_own_gain_minus_the_other_sides_mean() -> None:
@@ -110,15 +120,18 @@ def test_a_game_without_a_heuristic_has_no_guide() -> None:
 
 def test_a_heuristic_whose_own_import_fails_is_an_error_not_a_missing_guide(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib
+    from trickcore.game import GameInfo
+    from trickcore.games import register, unregister
 
-    import trickcore.policies
-
-    (tmp_path / "broken_game.py").write_text("import trickcore_no_such_module\n")
-    monkeypatch.setattr(trickcore.policies, "__path__", [*trickcore.policies.__path__, str(tmp_path)])
-    importlib.invalidate_caches()
-    with pytest.raises(ModuleNotFoundError) as caught:
-        heuristic_guide("broken-game")
+    (tmp_path / "broken_game_policy.py").write_text("import trickcore_no_such_module\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    register(GameInfo(name="broken-game", title="Broken", players=(2,), options=(), factory=lambda *args: None,
+                      policy="broken_game_policy:choose"))
+    try:
+        with pytest.raises(ModuleNotFoundError) as caught:
+            heuristic_guide("broken-game")
+    finally:
+        unregister("broken-game")
     assert caught.value.name == "trickcore_no_such_module"
 
 
@@ -147,7 +160,7 @@ def test_the_search_bot_searches_only_squint_card_play(capsys: pytest.CaptureFix
     import json
 
     from tournament.bots.search_bot import SearchBot
-    from trickcore.policies import squint as policy
+    from trickcore.games.squint import policy
 
     real, seat = new_game("squint", 5, {"deal_limit": 1}, seed=4), 2
     bot = SearchBot()

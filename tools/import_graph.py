@@ -10,11 +10,11 @@ functions (a lazy import is still a dependency).  The layers, top to bottom::
     runner       tournament.*
     api          trickcore (the package: re-exports the public names)
     integrations trickcore.integrations.* (OpenSpiel and PettingZoo adapters, optional extras)
-    games        trickcore.games.*, trickcore.policies.*, trickcore.bot, trickcore.bench,
-                 trickcore.search, trickcore.mirror (search and bots over the games),
-                 trickcore.encodings.* (dense actions and tensors built from the games' views)
+    games        trickcore.games.* (each game's folder: flow, encoding, policy), trickcore.tricks,
+                 trickcore.bot, trickcore.search, trickcore.mirror (search and bots over the games),
+                 trickcore.encodings.* (dense actions, and tensors written from the games' states)
     interface    trickcore.game (the one game-state interface), trickcore.worlds (its world sampling)
-    bindings     trickcore._core, trickcore._bench, trickcore.cffi_binding (over the C core)
+    bindings     trickcore._core, trickcore.cffi_binding (over the C core)
     base         trickcore.errors, trickcore.protocol, trickcore.tables (no trickcore imports)
 
 An edge may only point to the same or a lower layer.  Exit status 1 on an upward edge or a
@@ -42,12 +42,12 @@ def layer_of(module: str) -> str:
         return "api"
     if module in ("trickcore.errors", "trickcore.protocol", "trickcore.tables"):
         return "base"
-    if module in ("trickcore._core", "trickcore._bench", "trickcore._ccore", "trickcore.cffi_binding"):
+    if module in ("trickcore._core", "trickcore._ccore", "trickcore.cffi_binding"):
         return "bindings"
     if module.startswith("trickcore.integrations"):
         return "integrations"
-    if module.startswith(("trickcore.games", "trickcore.policies", "trickcore.encodings")) or module in (
-            "trickcore.bot", "trickcore.bench", "trickcore.search", "trickcore.mirror"):
+    if module.startswith(("trickcore.games", "trickcore.encodings")) or module in (
+            "trickcore.tricks", "trickcore.bot", "trickcore.search", "trickcore.mirror"):
         return "games"
     if module in ("trickcore.game", "trickcore.worlds"):
         return "interface"

@@ -14,7 +14,6 @@ Modules, bottom-up:
 * ``runner``   -- the whole tournament: worker tables (threads or processes), disqualification, Ctrl-C
 * ``compliance`` -- ``trickcore compliance``: one bot against the protocol
 * ``demos``    -- the per-game demo configs and their standings as a markdown table
-* ``bench``    -- ``trickcore bench-runner``: overhead per decision against a pipe ping-pong floor
 * ``report``   -- ``trickcore report``: writes the HTML report of a run (``report_data``: what it reads
   and sums up; ``report_page``: what its sections show)
 * ``replay_html`` -- the replay viewer: one game as a page, per-seat views from each seat's observations

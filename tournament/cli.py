@@ -15,6 +15,7 @@ Exit codes: 0 success, 1 runner errors or bot non-compliance, 2 bad config or us
 
 from __future__ import annotations
 
+import importlib
 import json
 import shlex
 import signal
@@ -23,7 +24,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from types import FrameType
+from types import FrameType, ModuleType
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import click
@@ -672,6 +673,23 @@ def play_command(game: str, commands: tuple[str, ...], players: int | None, seat
         sys.exit(1)
 
 
+#: The runner benchmark: the bench/ folder of the source checkout this package runs from (beside
+#: the package's own folder).  An installed wheel has none.
+BENCH_DIR = Path(__file__).resolve().parents[1] / "bench"
+
+
+def runner_bench_module() -> ModuleType:
+    """bench/runner_bench.py of the checkout, imported with bench/ on sys.path; without a
+    checkout, a one-line error that says how to get one."""
+    if not (BENCH_DIR / "runner_bench.py").is_file():
+        raise click.ClickException(f"the benchmarks run from a source checkout, not an installed trickcore (no "
+                                   f"{BENCH_DIR}): git clone the trickcore repository; pip install -e .; "
+                                   f"trickcore bench-runner")
+    if str(BENCH_DIR) not in sys.path:
+        sys.path.append(str(BENCH_DIR))  # after the installed packages: nothing of bench/ shadows them
+    return importlib.import_module("runner_bench")
+
+
 @click.command("bench-runner")
 @click.option("--games", type=click.IntRange(min=1), default=40, show_default=True,
               help="Games per table per measurement.")
@@ -695,9 +713,9 @@ def bench_runner_command(games: int, repeat: int, exchanges: int, concurrencies:
                          as_json: bool) -> None:
     """Benchmark the runner: decisions per second and runner overhead per decision with the
     bundled random bot over pipes, against a pipe ping-pong floor measured in the same run
-    (definitions: docs/tournament.md, "Performance")."""
-    from tournament import bench
-
+    (definitions: docs/tournament.md, "Performance").  From a source checkout: the benchmark is
+    in its bench/ folder."""
+    bench = runner_bench_module()
     deliveries = ("on-request", "immediate") if delivery == "both" else (delivery,)
     affinities = ("none", "table") if affinity == "both" else (affinity,)
     progress = None if as_json else (lambda msg: click.echo(f"  ... {msg}", err=True))
@@ -715,7 +733,7 @@ def bench_runner_command(games: int, repeat: int, exchanges: int, concurrencies:
     click.echo("overhead = (game wall time - bot think time) per decision; floor = the same for a pipe "
                "ping-pong between two processes; ratio = overhead / floor; min referee = the same for the least "
                "a referee of this protocol can do (full view per request, nothing else: "
-               "tournament/bench_referee.py); these rows run the bots without a sandbox (the overhead needs their "
+               "bench/minimal_referee.py); these rows run the bots without a sandbox (the overhead needs their "
                "own think times, which a sandboxed bot cannot report)")
     if cost is not None:
         click.echo(f"\nthe bots' sandbox: the same tournament ({games} games, 1 table) without and with it, and one "

@@ -1,5 +1,5 @@
 # Extern declarations of csrc/include/trickcore.h, and nothing else.
-from libc.stdint cimport uint8_t, int8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint32_t, uint64_t
 
 cdef extern from "trickcore.h" nogil:
     enum:
@@ -165,6 +165,42 @@ cdef extern from "trickcore.h" nogil:
     int tc_playouts_per_move(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int n, int policy,
                              tc_rng *rng, uint16_t *moves, tc_playout_stats *out)
     uint64_t tc_perft(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int depth, tc_perft_stats *stats)
+
+    enum:
+        TC_BJ_MAX_COUNT
+        TC_BJ_NONE
+        TC_BJ_A
+        TC_BJ_B
+        TC_BJ_C
+    ctypedef struct tc_bj_round:
+        int n_players
+        int start
+        int t
+        uint8_t bid[8]
+        uint8_t locked[8]
+        uint8_t colour[8]
+        uint8_t tricks[8]
+        uint16_t points[8]
+        int n_table
+        uint8_t card[128]
+        uint8_t count[128]
+    ctypedef struct tc_bj_distribution:
+        int8_t category[8]
+        int8_t zero[8]
+        int16_t won[8]
+        int n_picks
+        uint8_t pick_seat[8]
+        uint8_t pick_count[8]
+        uint8_t pick_card[8]
+        int n_left
+        uint8_t left_card[128]
+        uint8_t left_count[128]
+        int n_removed
+        uint8_t removed[128]
+        int n_table
+        uint8_t table_card[128]
+        uint8_t table_count[128]
+    int tc_bj_distribute(const tc_deck *d, const tc_bj_round *r, tc_bj_distribution *out)
 
     void tc_reference_deck(tc_deck *d)
     int tc_reference_playout(const tc_deck *d, tc_rng *rng, uint32_t *tricks_out)

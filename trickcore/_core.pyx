@@ -17,7 +17,13 @@ from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM, PyTu
 from cpython.ref cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_AsLongLongAndOverflow, PyLong_FromUnsignedLongLong
-from cpython.dict cimport PyDict_SetItem
+from cpython.dict cimport PyDict_Copy
+
+cdef extern from "Python.h":
+    # The instance dict of a game's state class (a Python subclass): read and set without an
+    # attribute lookup.  Public C API (Python 3.3+, stable ABI 3.10).
+    object PyObject_GenericGetDict(object o, void *context)
+    int PyObject_GenericSetDict(object o, object value, void *context) except -1
 
 cdef extern from "rules_inline.h":
     # The core's internals for the card-play fast path (csrc/src): the move list of the trick
@@ -25,19 +31,6 @@ cdef extern from "rules_inline.h":
     # a move from such a list.
     int tc__moves(const tc_deck *d, const tc_rules *r, const tc_trick *t, tc_cards hand, uint16_t *out)
     void tc__play_listed(const tc_deck *d, const tc_rules *r, tc_play_state *s, int move)
-
-cdef extern from "Python.h":
-    # The members of the real PyTypeObject that this module reads: the type's dict
-    # (set_class_attribute), and for clone() a new, empty instance without a Python-level call
-    # and whether instances have a __dict__.
-    ctypedef object (*_newfunc)(void *, PyObject *, PyObject *)   # (type, args, kwargs)
-    ctypedef int (*_initproc)(PyObject *, PyObject *, PyObject *) except -1   # (self, args, kwargs)
-    ctypedef struct _Type "PyTypeObject":
-        PyObject *tp_dict
-        _newfunc tp_new
-        _initproc tp_init
-        Py_ssize_t tp_dictoffset
-    void PyType_Modified(_Type *)
 
 from collections import OrderedDict
 
@@ -63,6 +56,11 @@ MAX_CARDS = TC_MAX_CARDS
 MAX_PLAYERS = TC_MAX_PLAYERS
 POLICY_RANDOM = TC_POLICY_RANDOM
 POLICY_GREEDY = TC_POLICY_GREEDY
+# Beim Jupiter's categories of rule 7.3 (bj_distribute); BJ_NONE: a ZERO bidder has none.
+BJ_NONE = TC_BJ_NONE
+BJ_A = TC_BJ_A
+BJ_B = TC_BJ_B
+BJ_C = TC_BJ_C
 # Status codes of the core (trickcore.h); CoreError.status holds one.
 E_CARD = TC_E_CARD
 E_NOT_IN_HAND = TC_E_NOT_IN_HAND
@@ -451,6 +449,73 @@ def resolve_trick(Deck deck, int n_players, int follow, int winner, int trump, i
     return {"winner": tc_trick_winner(&t, n_players, 0), "winner2": tc_trick_winner(&t, n_players, 1),
             "next_leader": nxt, "points": tc_trick_points(&deck.d, &t), "led": t.led,
             "piles": [t.pile[i] for i in range(t.n_played)]}
+
+
+cdef int _in_range(object value, long long top, int status, str what) except -1:
+    """``value`` (an int) as a C int in 0..top; a CoreError with ``status`` outside, before a C
+    field of fewer bits would wrap it into range."""
+    cdef int overflow = 0
+    cdef long long v = PyLong_AsLongLongAndOverflow(value, &overflow)
+    if overflow or not 0 <= v <= top:
+        raise CoreError(status, f"{what} {value!r} is outside 0..{top}")
+    return <int>v
+
+
+def bj_distribute(Deck deck, int start, int t, table, bids, locked, colour, tricks, points):
+    """Beim Jupiter's end of a round in the core (tc_bj_distribute: rules 7.2-8.1 of
+    docs/rules/beim_jupiter.md), on card ids of ``deck``.
+
+    ``table`` maps each trick count to the cards lying there, in order; per seat, ``bids`` holds
+    T_p (0 for ZERO), ``locked`` whether the bid was locked, ``colour`` the colour card, ``tricks``
+    and ``points`` k_p and pts_p.  Returns ``(categories, picks, won, zero, left, removed, table)``:
+    each seat's category (BJ_A, BJ_B, BJ_C; BJ_NONE for a ZERO bidder), the picks as (seat, count,
+    card) in pick order, each seat's victory cards gained (a list of at most one), {ZERO bidder:
+    whether he won his card}, {count: cards} not taken, the cards leaving the game, and {count:
+    cards} carried into the next round (the lists of ``left``, shared)."""
+    cdef tc_bj_round r
+    cdef tc_bj_distribution out
+    cdef Py_ssize_t n = len(bids), p, i
+    cdef int count
+    if not 1 <= n <= TC_MAX_PLAYERS:
+        raise CoreError(TC_E_PLAYERS, f"{n} seats: a distribution is for 1..{TC_MAX_PLAYERS}")
+    if len(locked) != n or len(colour) != n or len(tricks) != n or len(points) != n:
+        raise CoreError(TC_E_ARG, "bids, locked, colour, tricks and points take one entry per seat")
+    r.n_players = <int>n
+    r.start = start
+    r.t = t
+    for p in range(n):
+        r.bid[p] = <uint8_t>_in_range(bids[p], 255, TC_E_ARG, "bid")
+        r.locked[p] = 1 if locked[p] else 0
+        r.colour[p] = <uint8_t>_in_range(colour[p], TC_MAX_CARDS - 1, TC_E_CARD, "card")
+        r.tricks[p] = <uint8_t>_in_range(tricks[p], 255, TC_E_ARG, "trick count")
+        r.points[p] = <uint16_t>_in_range(points[p], 65535, TC_E_ARG, "trick points")
+    r.n_table = 0
+    for key, cards in table.items():
+        count = _in_range(key, 255, TC_E_ARG, "count")
+        for card in cards:
+            if r.n_table == TC_MAX_CARDS:
+                raise CoreError(TC_E_ARG, f"more than {TC_MAX_CARDS} cards on the table")
+            r.card[r.n_table] = <uint8_t>_in_range(card, TC_MAX_CARDS - 1, TC_E_CARD, "card")
+            r.count[r.n_table] = <uint8_t>count
+            r.n_table += 1
+    check(tc_bj_distribute(&deck.d, &r, &out), "distribution")
+    left = {}
+    i = 0
+    while i < out.n_left:               # counts ascending: one list per run of a count
+        count = out.left_count[i]
+        cards = []
+        while i < out.n_left and out.left_count[i] == count:
+            cards.append(out.left_card[i])
+            i += 1
+        left[count] = cards
+    kept = {}
+    for i in range(out.n_table):        # the same cards in the same order as in ``left``
+        kept[out.table_count[i]] = left[out.table_count[i]]
+    return ([out.category[p] for p in range(n)],
+            [(out.pick_seat[i], out.pick_count[i], out.pick_card[i]) for i in range(out.n_picks)],
+            [[out.won[p]] if out.won[p] >= 0 else [] for p in range(n)],
+            {p: out.zero[p] == 1 for p in range(n) if out.zero[p] >= 0},
+            left, [out.removed[i] for i in range(out.n_removed)], kept)
 
 
 cdef class TrickPhase:
@@ -924,6 +989,96 @@ cdef inline bint _holds_id(tuple legal, long move) except -1:
     return False
 
 
+#: Actions per shared block of an ActionLog.
+ACTION_BLOCK = 64
+
+
+cdef class ActionLog:
+    """A game's history of action ids: an append-only list whose copies share every full block.
+
+    Actions go into a short ``tail`` list; every ACTION_BLOCK of them become an immutable tuple in
+    ``blocks``, a tuple that copies share.  A copy therefore costs the tail and one reference
+    however long the match has run (a Squint match reaches thousands of actions), and what it
+    appends afterwards is its own.  Indexing, assignment (a sampled world rewrites the hidden
+    choices of its own history), ``len``, iteration and ``==`` with a list behave as a list's."""
+
+    def __init__(self, actions=()):
+        self.blocks = ()
+        self.tail = []
+        self.n_blocked = 0
+        self.extend(actions)
+
+    cdef inline int push(self, object action) except -1:
+        self.tail.append(action)
+        if len(self.tail) == ACTION_BLOCK:
+            self.blocks = self.blocks + (tuple(self.tail),)
+            self.n_blocked += ACTION_BLOCK
+            self.tail = []
+        return 0
+
+    cdef ActionLog copy_c(self):
+        cdef ActionLog other = ActionLog.__new__(ActionLog)
+        other.blocks = self.blocks
+        other.tail = list(self.tail)
+        other.n_blocked = self.n_blocked
+        return other
+
+    def append(self, action):
+        self.push(action)
+
+    def extend(self, actions):
+        for action in actions:
+            self.push(action)
+
+    def copy(self):
+        return self.copy_c()
+
+    def __len__(self):
+        return self.n_blocked + len(self.tail)
+
+    cdef Py_ssize_t _index(self, Py_ssize_t i) except -1:
+        cdef Py_ssize_t n = self.n_blocked + len(self.tail)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("action index out of range")
+        return i
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return list(self)[index]
+        cdef Py_ssize_t i = self._index(index)
+        if i >= self.n_blocked:
+            return self.tail[i - self.n_blocked]
+        return self.blocks[i // ACTION_BLOCK][i % ACTION_BLOCK]
+
+    def __setitem__(self, index, action):
+        cdef Py_ssize_t i = self._index(index), b
+        if i >= self.n_blocked:
+            self.tail[i - self.n_blocked] = action
+            return
+        b = i // ACTION_BLOCK           # a new tuple for that block: other copies keep theirs
+        block = list(self.blocks[b])
+        block[i % ACTION_BLOCK] = action
+        self.blocks = self.blocks[:b] + (tuple(block),) + self.blocks[b + 1:]
+
+    def __iter__(self):
+        for block in self.blocks:
+            yield from block
+        yield from list(self.tail)
+
+    def __eq__(self, other):
+        if isinstance(other, (ActionLog, list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __repr__(self):
+        return f"ActionLog({list(self)!r})"
+
+    def __reduce__(self):
+        return (ActionLog, (list(self),))
+
+
 cdef class StateCore:
     """Base of every game state: the card-play fast path, the cached legal actions,
     copies and pickling.
@@ -936,18 +1091,15 @@ cdef class StateCore:
     hook runs.
 
     Copies are copy-on-write: ``clone()`` copies the trick phase and the action list
-    and shares the game's other attributes until either copy changes them from
-    Python (``_shared``); the first such change gives that copy its own attributes
+    and shares the game's other attributes (the instance ``__dict__`` of the game's
+    plain-Python state class) until either copy changes them from Python
+    (``_shared``); the first such change gives that copy its own attributes
     (``_unshare``).  Card plays change only the trick phase, so a search that clones
     and plays cards never copies the rest.
 
-    A game's state is an extension type too when its module is compiled (its
-    attributes declared in the module's ``.pxd``).  ``clone()`` copies its fields with
-    the copier setup.py generates for its class from those declarations
-    (``register_copier``); pickles, and copies of classes without a copier, go through
-    the ``__reduce_cython__``/``__setstate_cython__`` pair that Cython writes for each
-    such class (all its fields; a Python subclass's ``__dict__`` last), which is why
-    this class has neither ``__cinit__`` nor ``__reduce__`` of its own."""
+    Pickling is the ordinary protocol (``__reduce__``): the class, this base's fields
+    and the instance dict; the trick phase pickles as its start and its moves, replayed
+    through the core's checks on loading."""
 
     # Attributes (_tp, _actions, _fast, _shared, _legal_cache, the legal actions of the
     # current decision or None, _edits and _ev_sync): trickcore/_core.pxd.
@@ -1019,7 +1171,7 @@ cdef class StateCore:
                 rc = self._tp.play_listed(<int>move) if listed & 1 else self._tp.play_c(<int>move)
                 if rc >= 0:
                     self._legal_cache = None
-                    self._actions.append(action)
+                    self._actions.push(action)
                     if rc == 1 and tc_play_over(&self._tp.s):
                         self._end_trick_phase()
                     return None
@@ -1045,7 +1197,7 @@ cdef class StateCore:
                 # (what GameState._apply_slow does once it has checked).
                 if self._shared:
                     self._unshare()
-                self._actions.append(action)
+                self._actions.push(action)
                 try:
                     self._apply(action)
                 finally:
@@ -1116,26 +1268,22 @@ cdef class StateCore:
 
     def clone(self):
         """An independent copy (copy-on-write: see the class docstring)."""
-        cdef type cls = type(self)
-        cdef StateCore new
-        cdef field_copier copy = _copier_of(cls)
-        if copy is not NULL:
-            # The class's copier assigns every C field; a Python subclass's own attributes
-            # are in its __dict__, copied after its compiled base's fields.
-            new = <StateCore>(<_Type *>cls).tp_new(<void *>cls, <PyObject *>_NO_ARGS, NULL)
-            copy(self, new)
-            if (<_Type *>cls).tp_dictoffset:
-                new.__dict__.update(self.__dict__)
-        else:
-            new = cls.__new__(cls)
-            new.__setstate_cython__(_fields(self))
+        cdef StateCore new = StateCore.__new__(type(self))   # the type's tp_new: no Python-level call
         cdef TrickPhase tp = self._tp
+        new._fast = self._fast
+        new._legal_cache = self._legal_cache
+        new._listed_lo = self._listed_lo
+        new._listed_hi = self._listed_hi
+        new._edits = self._edits
+        new._ev_sync = self._ev_sync
         if tp is not None:
             new._tp = tp.copy_c()
             sync = self._ev_sync
             if sync is not None and sync[0] is tp:   # the event feed's position in this phase
                 new._ev_sync = (new._tp,) + sync[1:]
-        new._actions = list(self._actions)
+        new._actions = self._actions.copy_c()
+        if type(self) is not StateCore:     # a game's class: its attributes are its __dict__
+            PyObject_GenericSetDict(new, PyDict_Copy(PyObject_GenericGetDict(self, NULL)), NULL)
         new._shared = True
         self._shared = True
         return new
@@ -1146,77 +1294,29 @@ cdef class StateCore:
     def __deepcopy__(self, memo):
         return self.clone()
 
-
-# The field copiers of compiled state classes, by class, as addresses (trickcore.games._fieldcopy,
-# generated by setup.py from the classes' .pxd declarations, registers them when the game registry
-# loads); and what clone() found for each class it has copied (0: none, so the pickling pair).
-cdef dict _copiers = {}
-cdef dict _copier_cache = {}
-cdef tuple _NO_ARGS = ()
-
-
-cdef int register_copier(type cls, field_copier copy) except -1:
-    _copiers[cls] = <size_t>copy
-    _copier_cache.clear()
-    return 0
+    def __reduce__(self):
+        # The trick phase pickles as what it started from and its moves (TrickPhase.__reduce__),
+        # so tampered bytes raise on loading; the event feed's mark points at it by identity.
+        sync = self._ev_sync
+        at_tp = sync is not None and self._tp is not None and sync[0] is self._tp
+        core = (self._tp, list(self._actions), self._fast, self._edits,
+                sync[1:] if at_tp else sync, at_tp)
+        return (_state_rebuilt, (type(self), core, dict(getattr(self, "__dict__", {}))))
 
 
-cdef field_copier _copier_of(type cls) except? NULL:
-    """The copier of ``cls``: its own, or for a Python subclass (a class written in Python that
-    adds no ``__slots__``, so all it adds lives in its ``__dict__``) its nearest compiled base's;
-    NULL if there is none (a pure-Python build)."""
-    cached = _copier_cache.get(cls)
-    if cached is not None:
-        return <field_copier><size_t>cached
-    found = 0
-    for k in cls.__mro__:
-        if k in _copiers:
-            found = _copiers[k]
-            break
-        if not (k.__flags__ & (1 << 9)) or "__slots__" in k.__dict__:   # not Py_TPFLAGS_HEAPTYPE
-            break
-    _copier_cache[cls] = found
-    return <field_copier><size_t>found
-
-
-def new_deferred(type cls, num_players, options, seed):
-    """``cls(num_players, options, seed)`` for a state class, with ``_made_deferred`` set before
-    its ``__init__`` runs: how trickcore.games.new_game makes a state that records no events from
-    the start.  The type's own slots, so no Python-level ``__new__`` and ``__init__`` calls."""
-    if not issubclass(cls, StateCore):
-        raise TypeError(f"{cls.__name__} is not a game-state class")
-    cdef StateCore state = <StateCore>(<_Type *>cls).tp_new(<void *>cls, <PyObject *>_NO_ARGS, NULL)
-    state._made_deferred = True
-    cdef tuple args = (num_players, options, seed)
-    (<_Type *>cls).tp_init(<PyObject *>state, <PyObject *>args, NULL)
+def _state_rebuilt(type cls, tuple core, dict attributes):
+    """A state from ``StateCore.__reduce__``: its class, this base's fields and its attributes."""
+    if not issubclass(cls, StateCore) or len(core) != 6:
+        raise TypeError("not a pickled game state")
+    cdef StateCore state = <StateCore>cls.__new__(cls)
+    tp, actions, fast, edits, sync, at_tp = core
+    state._tp = tp
+    state._actions = ActionLog(actions)
+    state._fast = fast
+    state._edits = edits
+    state._ev_sync = (tp,) + tuple(sync) if at_tp else sync
+    state.__dict__.update(attributes)
     return state
-
-
-def has_field_copier(type cls):
-    """Whether ``clone()`` copies the C fields of ``cls`` (a StateCore subclass) with a generated
-    copier (its own or, for a Python subclass, its compiled base's) rather than pickling's pair."""
-    return _copier_of(cls) is not NULL
-
-
-def _fields(StateCore state):
-    """Every attribute of ``state`` as the tuple its class's ``__setstate_cython__`` takes: its
-    fields in name order, then its ``__dict__`` if it has one (Cython's own pickling of
-    extension types, which pickles states too)."""
-    reduced = state.__reduce_cython__()
-    return reduced[2] if len(reduced) > 2 else reduced[1][2]
-
-
-def set_class_attribute(type cls, str name, value):
-    """``setattr(cls, name, value)``, also for an extension type (a compiled game's state class),
-    whose attributes Python code may not set once it exists: how trickcore.games.register gives
-    a state class its ``info``.  The value goes into the type's dict, as Cython puts a class
-    attribute written in a class body, and the type's attribute caches are told."""
-    if cls.__flags__ & (1 << 9):              # Py_TPFLAGS_HEAPTYPE: a class made by Python code
-        setattr(cls, name, value)
-        return
-    cdef _Type *t = <_Type *>cls
-    PyDict_SetItem(<object>t.tp_dict, name, value)
-    PyType_Modified(t)
 
 
 def reference_deck():

@@ -1,21 +1,49 @@
 """The ``trickcore`` command line: the engine's commands (games, bench, perft) plus every
 command that installed packages register under the ``trickcore.commands`` entry-point group
-(the tournament runner's ``tournament``, ``match``, ``replay``, ...)."""
+(the tournament runner's ``tournament``, ``match``, ``replay``, ...).
+
+``bench`` runs the benchmarks of a source checkout (bench/engine_bench.py): they are not part
+of the installed package."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import shutil
 import sys
 import textwrap
 from importlib.metadata import entry_points
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import click
 
-from trickcore import tables
+from trickcore import _core, tables
+from trickcore._core import TrickPhase
 from trickcore.errors import TrickcoreError
-from trickcore.games import get_game, list_games
+from trickcore.game import GameState
+from trickcore.games import get_game, list_games, new_game
+
+#: The benchmarks: the bench/ folder of the source checkout this package runs from (beside the
+#: package's own folder).  An installed wheel has none.
+BENCH_DIR = Path(__file__).resolve().parents[1] / "bench"
+
+
+def bench_module(name: str) -> ModuleType:
+    """The module ``name`` of the checkout's bench/ folder, imported with that folder on sys.path
+    (its modules import each other by name).  Without a checkout, or without what the module
+    needs, a one-line error that says how to get them."""
+    if not (BENCH_DIR / f"{name}.py").is_file():
+        raise click.ClickException(f"the benchmarks run from a source checkout, not an installed trickcore (no "
+                                   f"{BENCH_DIR}): git clone the trickcore repository; pip install -e "
+                                   f"\".[cffi]\"; trickcore bench")
+    if str(BENCH_DIR) not in sys.path:
+        sys.path.append(str(BENCH_DIR))  # after the installed packages: nothing of bench/ shadows them
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:  # a dependency of the benchmarks only (cffi): its message names the install
+        raise click.ClickException(str(exc)) from None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -73,9 +101,9 @@ def games(as_json: bool) -> None:
 @click.option("--pin/--no-pin", default=True, show_default=True,
               help="Run on one CPU (Linux), so the scheduler does not move a measurement between CPUs.")
 def bench(as_json: bool, quick: bool, repeat: int, no_games: bool, compare: bool, pin: bool) -> None:
-    """Measure the engine: every figure in ns per card play and as a ratio to the C floor loop."""
-    from trickcore import bench as benchmarks
-
+    """Measure the engine: every figure in ns per card play and as a ratio to the C floor loop
+    (from a source checkout: the benchmarks are in its bench/ folder)."""
+    benchmarks = bench_module("engine_bench")
     progress = None if as_json else (lambda msg: click.echo(f"  ... {msg}", err=True))
     results = benchmarks.run(quick=quick, repeat=repeat, games=not no_games, progress=progress, pin=pin)
     if compare:
@@ -133,8 +161,6 @@ def bench_summary(results: list[Any]) -> list[str]:
 @click.option("--divide", is_flag=True, help="Print the count under each first move.")
 def perft(game: str, players: int, seed: int, depth: int, divide: bool) -> None:
     """Debugging aid: perft from the start of the first trick phase of a seeded random game."""
-    from trickcore.bench import game_trick_phase
-
     try:
         get_game(game).check_players(players)
     except TrickcoreError as exc:
@@ -147,6 +173,27 @@ def perft(game: str, players: int, seed: int, depth: int, divide: bool) -> None:
             click.echo(f"{tp.deck.move_text(move)}: {count}")
     count, leaves, tricks, points = tp.perft(depth)
     click.echo(f"perft({depth}) = {count}; tricks per seat over leaves {tricks}; points {points}")
+
+
+def game_state_in_trick_phase(name: str, players: int, seed: int = 1) -> GameState | None:
+    """Play random decisions until the first trick phase starts; return the state there."""
+    rng = _core.Rng(seed)
+    state = new_game(name, players, seed=seed)
+    for _ in range(10_000):
+        tp = state._tp
+        if tp is not None and state._fast and not tp.over and tp.n_tricks_done == 0 and tp.trick_len == 0:
+            return state
+        if state.is_terminal():
+            return None
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.below(len(legal))])
+    return None
+
+
+def game_trick_phase(name: str, players: int, seed: int = 1) -> TrickPhase | None:
+    """The TrickPhase of the first trick phase of a random game (a copy)."""
+    state = game_state_in_trick_phase(name, players, seed)
+    return None if state is None or state._tp is None else state._tp.copy()
 
 
 #: Entry-point group through which other installed packages add commands to ``trickcore``.

@@ -39,7 +39,7 @@ import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
-from trickcore._core import Deck, StateCore, TrickPhase, _fields
+from trickcore._core import ActionLog, Deck, StateCore, TrickPhase
 from trickcore.errors import GameConfigError, IllegalActionError, TrickcoreError
 from trickcore.worlds import WorldModel, draw_worlds
 
@@ -99,7 +99,7 @@ _Entry = (tuple[Visibility, Event] | tuple[_Plays, tuple[TrickPhase, int, int, i
 
 __all__ = ["TERMINAL", "Action", "CardFace", "Event", "GameConfigError", "GameInfo", "GameState",
            "IllegalActionError", "Observation", "OptionSpec", "Options", "Record", "Seat", "ShownCards",
-           "TrickcoreError", "Visibility", "competition_ranks"]
+           "ShownChoices", "TrickcoreError", "Visibility", "competition_ranks"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -163,6 +163,10 @@ class CardFace:
 #: they lie in, whether the event reveals an earlier hidden choice).
 ShownCards = Iterable[tuple[str | list[str], Hashable, bool]]
 
+#: What ``GameInfo.shown_choices`` yields for an event: (the seat that made an earlier hidden
+#: choice, the text of that choice's action as ``action_to_string`` writes it).
+ShownChoices = Iterable[tuple[Seat, str]]
+
 
 @dataclasses.dataclass(frozen=True)
 class GameInfo:
@@ -193,8 +197,20 @@ class GameInfo:
     #: world model; revealed True when the event shows an earlier hidden choice (a bid card
     #: turned up, cards passed).  Card plays and the seat's dealt hand are read without it.
     shown_cards: Callable[[Event, Seat], ShownCards] | None = None
+    #: ``shown_choices(event, seat)``: the earlier hidden choices that name no card (Sticheln's
+    #: verspätet colours) an event sent to ``seat`` turns up, as (seat, action text).  The mirror
+    #: cannot place such a choice with the cards it redraws, and guessing it cannot scale: each
+    #: seat's choice multiplies the odds that a later reveal agrees with all of them.
+    shown_choices: Callable[[Event, Seat], ShownChoices] | None = None
     #: The game's encoding for machine learning, ``"module:Class"`` (trickcore.encodings).
     encoding: str = ""
+    #: The game's heuristic policy, ``"module:function"``, a function ``choose(observation, legal,
+    #: rng) -> option`` (trickcore.games.policy_of): what the bundled heuristic bot plays and the
+    #: search's rollouts may follow.  Empty for a game without one.
+    policy: str = ""
+    #: Options that make a short match of the game (one deal or round where the game allows it):
+    #: what the cross-game tests and examples play every game with.
+    short_options: Mapping[str, Any] = dataclasses.field(default_factory=dict, compare=False)
     #: What the search bot's ``auto`` options (``policy``, ``guide``, ``searched``) mean for this
     #: game, where something else than the default was measured stronger (docs/search.md).
     search_tuning: Mapping[str, str] = dataclasses.field(default_factory=dict, compare=False)
@@ -236,6 +252,15 @@ class GameInfo:
         if self.validate is not None:
             self.validate(out)
         return out
+
+    def variant_options(self, variant: str) -> Options:
+        """The option values a named variant (one of ``variants``) fixes: a variant is written as
+        its on-flags joined by ``+`` (``mild+verschaerft``), ``classic`` for none; every other
+        flag (bool option) is off."""
+        if variant not in self.variants:
+            raise GameConfigError(f"{self.name} has no variant {variant!r}; variants: {', '.join(self.variants)}")
+        on = set(variant.split("+")) if variant != "classic" else set()
+        return {spec.name: spec.name in on for spec in self.options if spec.type is bool}
 
     def check_players(self, num_players: int) -> None:
         if isinstance(num_players, bool) or not isinstance(num_players, int) or num_players not in self.players:
@@ -326,20 +351,15 @@ class GameState(StateCore):
         self.num_players = num_players
         self.options = info.resolve_options(options, num_players)
         self.seed = seed
-        self._actions = []
+        self._actions = ActionLog()
         self._is_world = False
         self._world_of = None
         self._world_replay = None
         self._events: list[_Entry] = []
-        # Whether events are recorded as the game goes.  A state from new_game records none
-        # until they are first read (_record_events): loops, rollouts and searches never read
-        # them, so they pay nothing for them; the flow skips building an event unless this is set.
-        # new_game marks its state before this runs (_made_deferred), so not even the deal's
-        # events are built.
-        self._recording = not self._made_deferred
         # The trick phase that ended last: last_trick() reads its final trick when asked (a
         # finished phase never changes, so it is kept rather than described at every deal's end).
-        self._previous_phase: TrickPhase | None = None
+        # Public: the tensor encoders read it too (docs/games/<game>.md, "State fields").
+        self.previous_phase: TrickPhase | None = None
         # (trick phase, completed tricks marked, cards of the open trick marked)
         self._ev_sync: tuple[TrickPhase | None, int, int, int] = (None, 0, 0, 0)  # ..., cards played
         self._ev_expanded = 0  # entries before this index hold no placeholder
@@ -424,7 +444,7 @@ class GameState(StateCore):
         tp = self._tp
         if tp is not None and tp.n_tricks_done and not tp.over:
             return self._trick_of(tp)
-        return None if self._previous_phase is None else self._trick_of(self._previous_phase)
+        return None if self.previous_phase is None else self._trick_of(self.previous_phase)
 
     def _trick_of(self, tp: TrickPhase) -> Event | None:
         """The last completed trick of ``tp`` as ``last_trick`` shows it (None if none)."""
@@ -455,7 +475,7 @@ class GameState(StateCore):
 
     def _on_play_over(self) -> None:
         # kept before the game's hook runs: the hook may deal the next hand and drop the phase
-        self._previous_phase = self._trick_phase
+        self.previous_phase = self._trick_phase
         self._play_over()
 
     def _in_play(self) -> bool:
@@ -494,7 +514,6 @@ class GameState(StateCore):
         the hidden events of other seats), and its future chance is drawn afresh from ``rng``.
         The game then writes the sampled cards into it.  A world records its events: its seed
         does not deal its cards, so they could not be recorded later."""
-        self._record_events()          # once for this state, not once per world drawn from it
         world = self.clone()
         world._begin_edit()
         world._expand_plays()
@@ -534,14 +553,10 @@ class GameState(StateCore):
         if not isinstance(text, str):
             raise IllegalActionError(f"an action is an int or a string, not {type(text).__name__}")
         try:
-            return self._parse(text.strip())
+            # Any case is accepted (docs/notation.md), folded here and nowhere else: a game's
+            # parser reads the text stripped and in upper case.
+            return self._parse(text.strip().upper())
         except (ValueError, KeyError, IndexError) as exc:
-            # Any case is accepted (docs/notation.md): a text that matches a legal action's but
-            # for case is that action, in every game, whatever its parser knows of case.
-            folded = text.strip().casefold()
-            for action in self.legal_actions():
-                if self.action_to_string(action).casefold() == folded:
-                    return action
             raise IllegalActionError(
                 f"{text!r} is not a {self.info.name} action ({exc}); legal now: "
                 f"{' '.join(self.legal_action_strings())}") from None
@@ -599,10 +614,12 @@ class GameState(StateCore):
         memo: dict[int, Any] = {}
         if self._tp is not None:
             memo[id(self._tp)] = self._tp
-        events = self._events
+        attributes = self.__dict__
+        events = attributes.get("_events")
         if events is not None:
             memo[id(events)] = list(events)
-        self.__setstate_cython__(tuple([_fresh(value, memo) for value in _fields(self)]))
+        for name, value in attributes.items():
+            attributes[name] = _fresh(value, memo)
 
     # events --------------------------------------------------------------------------
     # Card plays on the fast path create no Python objects.  When another event is
@@ -610,48 +627,16 @@ class GameState(StateCore):
     # happened since the last one; events_for() expands placeholders into "play"
     # and "trick" events on demand.  Expansion only ever touches entries after the
     # index handed out by the previous events_for() call, so indices stay valid.
-    def _defer_events(self) -> None:
-        """Record no events from now until they are first read (new_game calls this on a state
-        its game's factory made, when the factory is not the state class itself; a class it
-        makes deferred from the start).  Reading them then plays the game again from its seed
-        with recording on, which gives exactly the events recording all along would have."""
-        if self._actions or self._is_world:
-            raise TrickcoreError("only a state just made by its game's factory can defer its events")
-        self._recording = False
-        self._events = []
-        self._ev_expanded = 0
-        self._ev_sync = (None, 0, 0, 0)
-
-    def _record_events(self) -> None:
-        """Record events from now on, with every event of the game so far (nothing to do for
-        a state that records them)."""
-        if self._recording:
-            return
-        twin = self.info.factory(self.num_players, self.options, self.seed)
-        if type(twin) is not type(self):   # pragma: no cover - new_game defers its own states only
-            raise TrickcoreError(f"{type(self).__name__} cannot replay its events with {self.info.name}'s factory")
-        for action in self._actions:
-            twin.apply_action(action)
-        twin._expand_plays()
-        phase, done, pos, played = twin._ev_sync
-        self._events = list(twin._events)
-        self._ev_expanded = len(self._events)
-        self._ev_sync = (self._tp if phase is not None and phase is twin._tp else None, done, pos, played)
-        self._recording = True
-
-    def _begin_edit(self) -> None:
-        # An edited state is no longer the game its seed and history replay: its events so
-        # far are recorded first.
-        self._record_events()
-        super()._begin_edit()
-
     def _event(self, event: Event, visible_to: Iterable[int] | None = None) -> None:
         """Record ``event`` (a dict whose first key is ``"type"``), seen by the seats of
         ``visible_to``, or by everyone if it is None.  The event is kept as it is: callers build
-        it for the purpose and never change it afterwards, and build it only ``if
-        self._recording``."""
-        if self._recording:
-            self._append_entry((None if visible_to is None else _visibility(visible_to), event))
+        it for the purpose and never change it afterwards."""
+        tp = self._tp
+        if tp is not None:      # _append_entry, inlined: most actions record an event or two
+            sync = self._ev_sync
+            if sync[0] is not tp or sync[3] != tp.cards_played:
+                self._mark_plays()
+        self._events.append((None if visible_to is None else _visibility(visible_to), event))
 
     def _emit(self, kind: str, visible_to: Iterable[int] | None = None, **data: Any) -> None:
         """``_event({"type": kind, **data}, visible_to)``, written with keywords.  The game
@@ -665,8 +650,7 @@ class GameState(StateCore):
         keeps in another form (Klaberjass's deals, Beim Jupiter's rounds).  The event is merged
         only when the events are read, so the dict is never copied before that.  ``data`` must
         not change afterwards."""
-        if self._recording:
-            self._append_entry((_LATER, (None if visible_to is None else _visibility(visible_to), kind, data)))
+        self._append_entry((_LATER, (None if visible_to is None else _visibility(visible_to), kind, data)))
 
     def _emit_hands(self, kind: str, hands: Sequence[int], names: Callable[[int], list[str]]) -> None:
         """Record the events that show each seat its dealt hand (``hands[seat]``, a card mask):
@@ -674,8 +658,7 @@ class GameState(StateCore):
         stands for all of them until the events are read: loops, rollouts and searches never read
         events, so a deal costs them no card-name lists.  ``names`` must pickle (a module-level
         function, or a method of a deck)."""
-        if self._recording:
-            self._append_entry((_HANDS, (kind, names, tuple(hands))))
+        self._append_entry((_HANDS, (kind, names, tuple(hands))))
 
     def _append_entry(self, entry: _Entry) -> None:
         """Append an entry to the event list, after marking the card plays that came before it."""
@@ -685,7 +668,7 @@ class GameState(StateCore):
 
     def _mark_plays(self) -> None:
         tp = self._tp
-        if tp is None or not self._recording:
+        if tp is None:
             return
         phase, done, pos, marked = self._ev_sync
         played = tp.cards_played
@@ -700,7 +683,6 @@ class GameState(StateCore):
 
     def _expand_plays(self) -> None:
         # Called after every action by referees (events_since): nothing new costs no work.
-        self._record_events()
         if self._shared:  # it appends to and rewrites the event list a clone may share
             self._unshare()
         self._mark_plays()

@@ -10,7 +10,8 @@ How it stays in step, with no per-game replay code:
 * the mirror starts as a game with any seed; at each decision of the mirror, every legal action
   is tried on a copy, and one whose events for the seat equal the next events the seat was sent
   is applied (a public action matches exactly one; a hidden choice of another seat matches
-  several, and any of them does);
+  several, and any of them does, unless later events of the deal name it: a card it shows,
+  ``GameInfo.shown_cards``, or a choice that is no card, ``GameInfo.shown_choices``);
 * when none matches, the mirror's hidden cards are drawn again (``determinize`` with
   ``require``) with what the events say: the cards the seat was dealt (a new deal), and the
   cards another seat showed it holds (a card played, declared, exchanged, passed or discarded
@@ -20,8 +21,9 @@ How it stays in step, with no per-game replay code:
   showed, so that earlier hidden choices are made as later events name them.
 
 What it needs of a game is in the game's ``GameInfo``: its deck (``deck``), to read card texts
-with, and the cards its events show lying somewhere (``shown_cards``), beyond the card plays and
-the seat's own hand, which every game writes alike (:func:`_holdings`).
+with, the cards its events show lying somewhere (``shown_cards``), beyond the card plays and
+the seat's own hand, which every game writes alike (:func:`_holdings`), and the hidden choices
+that name no card which its events turn up (``shown_choices``).
 """
 
 from __future__ import annotations
@@ -112,6 +114,7 @@ class Mirror:
             raise MirrorError(f"{info.name} does not sample worlds, which following it needs") from None
         self.deck = info.deck(players, self.state.options)
         self._shown = info.shown_cards
+        self._shown_choices = info.shown_choices
         # A game's first events open its first deal: the type of the first opens every deal, and
         # the one that gives the seat its cards gives them at every deal (docs/game-interface.md).
         first = self.state.events_for(seat, 0)[0]
@@ -184,11 +187,14 @@ class Mirror:
         # Candidates in random order: the first exact match is then a uniform choice among
         # them, and a hidden choice (every candidate matches) costs one trial, not one per
         # option.  Only where later events name the choice are all candidates looked at.
-        named = self._named_later(state.current_player())
+        named_cards, named_texts = self._named_later(state.current_player())
+        named = bool(named_cards or named_texts)
         candidates = list(state.legal_actions())
         self.rng.shuffle(candidates)
-        # with named cards: which candidates name them, those first (a hidden choice ends there)
-        naming = {a: bool(named & self._action_cards(state, a)) for a in candidates} if named else {}
+        # with named cards or choices: which candidates name them, those first (a hidden choice
+        # ends there)
+        naming = {a: bool(named_cards & self._action_cards(state, a)) or state.action_to_string(a) in named_texts
+                  for a in candidates} if named else {}
         if named:
             candidates.sort(key=lambda a: not naming[a])
         for action in candidates:
@@ -213,7 +219,7 @@ class Mirror:
         if exact:
             if named and len(exact) > 1:
                 # a hidden choice that later events name (a bid card revealed, cards passed to
-                # the seat): only the choice they name will do
+                # the seat, a colour turned up): only the choice they name will do
                 exact = [m for m in exact if naming[m[0]]]
                 if not exact:
                     return False
@@ -228,16 +234,20 @@ class Mirror:
             return True
         return False
 
-    def _named_later(self, q: int) -> int:
-        """Cards that pending events of this deal show seat q revealing or handing over (a bid
-        card, cards passed): a mask, 0 when there are none."""
+    def _named_later(self, q: int) -> tuple[int, frozenset[str]]:
+        """What pending events of this deal show of seat q's hidden choices: the cards it
+        revealed or handed over (a bid card, cards passed), a mask, and the texts of its choices
+        that name no card (``GameInfo.shown_choices``: Sticheln's verspätet colours)."""
         events = self._pending[:self._deal_opener(self._pending)]
         named = 0
+        texts: set[str] = set()
         for event in events:
             for card, place, revealed in self._holdings(event):
                 if revealed and place_owner(place) == q:
                     named |= 1 << card
-        return named
+            if self._shown_choices is not None:
+                texts.update(text for who, text in self._shown_choices(event, self.seat) if who == q)
+        return named, frozenset(texts)
 
     def _action_cards(self, state: GameState, action: int) -> int:
         text = state.action_to_string(action)

@@ -24,21 +24,18 @@ legal options, which the seat sees.  docs/search.md has the figures and an examp
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import random
 import time
 from collections.abc import Callable, Sequence
 
 from trickcore.game import GameState
+from trickcore.games import policy_of
 
 __all__ = ["Guide", "SearchResult", "deal_value", "heuristic_guide", "search"]
 
 #: Plays the decision of the seat to move in a rollout: ``guide(state, rng) -> action id``.
 #: It may read only what that seat may see (``state.observation(state.current_player())``).
 Guide = Callable[[GameState, random.Random], int]
-
-#: The package of the games' bundled heuristics: ``trickcore.policies.<game>``.
-POLICY_PACKAGE = "trickcore.policies"
 
 
 @dataclasses.dataclass
@@ -71,19 +68,12 @@ def deal_value(before: Sequence[float], after: Sequence[float], seat: int,
 
 
 def heuristic_guide(game: str) -> Guide | None:
-    """The game's bundled heuristic (``trickcore.policies.<game>.choose``) as a rollout guide: it
+    """The game's registered heuristic policy (``GameInfo.policy``) as a rollout guide: it
     chooses from the observation of the seat to move, as the heuristic bot does.  None for a game
     without one."""
-    name = f"{POLICY_PACKAGE}.{game.replace('-', '_').replace(' ', '_').lower()}"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        # Only a missing policy module means "no heuristic"; a policy whose own imports fail
-        # is a bug, not a game without a heuristic (as in the heuristic bot's load_policy).
-        if exc.name in (name, POLICY_PACKAGE, "trickcore"):
-            return None
-        raise
-    choose = module.choose
+    choose = policy_of(game)
+    if choose is None:
+        return None
 
     def guide(state: GameState, rng: random.Random) -> int:
         legal = state.legal_actions()

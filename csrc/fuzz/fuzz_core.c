@@ -346,8 +346,82 @@ static void op_nulls(world *w, reader *r) {
             tc_playouts_per_move(d, ru, &s, 1, 0, rng, moves, NULL) == TC_E_ARG);
     REQUIRE(tc_perft(NULL, ru, &s, 1, &ps) == 0 && tc_perft(d, NULL, &s, 1, NULL) == 0 &&
             tc_perft(d, ru, NULL, 1, NULL) == 0);
+    {
+        tc_bj_round round;
+        tc_bj_distribution out;
+        memset(&round, 0, sizeof round);
+        REQUIRE(tc_bj_distribute(NULL, &round, &out) == TC_E_ARG && tc_bj_distribute(d, NULL, &out) == TC_E_ARG &&
+                tc_bj_distribute(d, &round, NULL) == TC_E_ARG);
+    }
     tc_shuffle(NULL, (uint8_t *)moves, 4);
     tc_shuffle(rng, NULL, n);
+}
+
+/* Beim Jupiter's distribution on rounds shaped like the game's (each bid card at its bid), with
+ * a field made arbitrary now and then: a refusal leaves *out as it was; an answer accounts for
+ * every card on the table exactly once (taken, or left: kept, or removed at t). */
+static void op_bj_distribute(world *w, reader *r) {
+    int i = byte(r) & 1, p, k, rc, n, extra;
+    const tc_deck *d = &w->deck[i];
+    tc_bj_round in, copy;
+    tc_bj_distribution out, before;
+    memset(&in, 0, sizeof in);
+    memset(&out, 0xA5, sizeof out);
+    n = small(r, 1, TC_MAX_PLAYERS);
+    in.n_players = n;
+    in.start = small(r, 0, n - 1);
+    in.t = small(r, 1, TC_BJ_MAX_COUNT);
+    for (p = 0; p < n; p++) {
+        in.bid[p] = (uint8_t)small(r, 0, TC_BJ_MAX_COUNT);
+        in.locked[p] = (uint8_t)(in.bid[p] ? byte(r) & 1 : 0);
+        in.colour[p] = (uint8_t)(d->n_cards ? byte(r) % (unsigned)d->n_cards : 0);
+        in.tricks[p] = (uint8_t)(byte(r) & 1 ? in.bid[p] : small(r, 0, TC_BJ_MAX_COUNT));
+        in.points[p] = (uint16_t)small(r, 0, 40);
+        if (in.bid[p]) {
+            in.card[in.n_table] = in.colour[p];
+            in.count[in.n_table++] = in.bid[p];
+        }
+    }
+    extra = small(r, 0, 12);
+    for (k = 0; k < extra && d->n_cards; k++) {
+        in.card[in.n_table] = (uint8_t)(byte(r) % (unsigned)d->n_cards);
+        in.count[in.n_table++] = (uint8_t)small(r, 1, TC_BJ_MAX_COUNT);
+    }
+    if (byte(r) < 40) {   /* arbitrary bytes over the round */
+        uint8_t *raw = (uint8_t *)&in;
+        int edits = small(r, 1, 4);
+        for (k = 0; k < edits; k++) raw[(byte(r) | byte(r) << 8) % sizeof in] = (uint8_t)byte(r);
+    }
+    copy = in;
+    before = out;
+    rc = tc_bj_distribute(d, &in, &out);
+    REQUIRE(status_ok(rc));
+    REQUIRE(memcmp(&copy, &in, sizeof in) == 0);
+    if (rc != TC_OK) {
+        REQUIRE(memcmp(&before, &out, sizeof out) == 0);
+        return;
+    }
+    n = in.n_players;   /* the raw edits may have changed it */
+    REQUIRE(out.n_picks >= 0 && out.n_picks <= n && out.n_left + out.n_picks == in.n_table);
+    REQUIRE(out.n_table <= out.n_left && out.n_removed >= out.n_left - out.n_table);
+    for (k = 0; k < in.n_table; k++) {
+        int c = in.card[k], seen = 0, j;
+        for (j = 0; j < out.n_picks; j++)
+            if (out.pick_card[j] == c) {
+                seen++;
+                REQUIRE(out.pick_count[j] == in.count[k] && out.won[out.pick_seat[j]] == c);
+                REQUIRE(in.tricks[out.pick_seat[j]] == in.count[k] && out.category[out.pick_seat[j]] != TC_BJ_NONE);
+            }
+        for (j = 0; j < out.n_left; j++)
+            if (out.left_card[j] == c) {
+                seen++;
+                REQUIRE(out.left_count[j] == in.count[k]);
+            }
+        REQUIRE(seen == 1);
+    }
+    for (p = 0; p < n; p++)
+        REQUIRE(in.bid[p] == 0 ? out.category[p] == TC_BJ_NONE && out.zero[p] == (in.tricks[p] == 0)
+                               : out.category[p] >= TC_BJ_A && out.category[p] <= TC_BJ_C && out.zero[p] == -1);
 }
 
 static void op_reference(world *w, reader *r) {
@@ -381,7 +455,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         case 6: op_search(&w, &rd); break;
         case 7: op_trick(&w, &rd); break;
         case 8: op_nulls(&w, &rd); break;
-        default: if (byte(&rd) & 1) op_cards(&w, &rd); else op_reference(&w, &rd); break;
+        default:
+            switch (byte(&rd) % 3) {
+            case 0: op_cards(&w, &rd); break;
+            case 1: op_reference(&w, &rd); break;
+            default: op_bj_distribute(&w, &rd); break;
+            }
+            break;
         }
     }
     return 0;

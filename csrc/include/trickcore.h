@@ -368,6 +368,59 @@ typedef struct {
  * rules the state was not started with). */
 uint64_t tc_perft(const tc_deck *d, const tc_rules *r, const tc_play_state *s, int depth, tc_perft_stats *stats);
 
+/* ---- Beim Jupiter: the end of a round ------------------------------------- */
+/* The distribution of the colour cards (rules 7.2-7.8 of docs/rules/beim_jupiter.md,
+ * decisions A-21..A-26, A-37) and the removal of the cards at count t (rule 8.1).
+ * Cards are ids of the round's deck: a colour card is a number card, suited with
+ * its value as rank (tc_deck_add(d, suit, value, ...), as the game builds them). */
+#define TC_BJ_MAX_COUNT 12   /* trick-count cards 1..12: bids, trick counts, t (rule 3) */
+enum { TC_BJ_NONE = -1, TC_BJ_A = 0, TC_BJ_B = 1, TC_BJ_C = 2 };  /* categories, rule 7.3 */
+
+typedef struct {
+    int n_players;                     /* 1..TC_MAX_PLAYERS */
+    int start;                         /* the start player: seat order of rule 7.6 */
+    int t;                             /* the round's count t, 1..TC_BJ_MAX_COUNT (rule 8.1) */
+    uint8_t bid[TC_MAX_PLAYERS];       /* T_p, 1..TC_BJ_MAX_COUNT; 0 for ZERO (rule 5.6) */
+    uint8_t locked[TC_MAX_PLAYERS];    /* 1 for a locked bid (never with ZERO) */
+    uint8_t colour[TC_MAX_PLAYERS];    /* p's colour card of this round */
+    uint8_t tricks[TC_MAX_PLAYERS];    /* k_p, 0..TC_BJ_MAX_COUNT */
+    uint16_t points[TC_MAX_PLAYERS];   /* pts_p, the trick points won */
+    int n_table;                       /* cards lying at trick-count cards, 0..TC_MAX_CARDS: */
+    uint8_t card[TC_MAX_CARDS];        /*   each card (this round's bid cards and older ones; */
+    uint8_t count[TC_MAX_CARDS];       /*   not a ZERO bidder's) and its count, 1..12 */
+} tc_bj_round;
+
+typedef struct {
+    int8_t category[TC_MAX_PLAYERS];   /* TC_BJ_A/B/C; TC_BJ_NONE for a ZERO bidder (and seats
+                                          from n_players on) */
+    int8_t zero[TC_MAX_PLAYERS];       /* a ZERO bidder: 1 if he won his card (k_p = 0), 0 if it
+                                          left the game; -1 for every other seat (rule 7.2) */
+    int16_t won[TC_MAX_PLAYERS];       /* the victory card each seat gains, -1 for none: his pick
+                                          or his ZERO card (a seat gains at most one) */
+    int n_picks;                       /* the picks in order: counts ascending, each count's
+                                          claimants in the order of rule 7.6 */
+    uint8_t pick_seat[TC_MAX_PLAYERS], pick_count[TC_MAX_PLAYERS], pick_card[TC_MAX_PLAYERS];
+    int n_left;                        /* cards not taken (rule 7.8), counts ascending, at one */
+    uint8_t left_card[TC_MAX_CARDS];   /*   count in the order of the input table */
+    uint8_t left_count[TC_MAX_CARDS];
+    int n_removed;                     /* cards leaving the game: the failed ZERO bidders' cards */
+    uint8_t removed[TC_MAX_CARDS];     /*   in seat order, then the cards left at t (rule 8.1) */
+    int n_table;                       /* the table carried into the next round: the left cards */
+    uint8_t table_card[TC_MAX_CARDS];  /*   without those at t, in the same order */
+    uint8_t table_count[TC_MAX_CARDS];
+} tc_bj_distribution;
+
+/* Distribute the colour cards of a round that ended: `in` as the round left them,
+ * the result in *out.  Each claimant takes the available card of the highest
+ * value at his count, an A claimant's own card first among equal values, then the
+ * lower suit (in a deck where two cards share value and suit, the earlier table
+ * entry).  Refused, with *out unchanged: TC_E_ARG for a NULL pointer, t or a bid
+ * or trick count outside its range, a locked ZERO bid, a card on the table twice
+ * or at a count outside 1..12, two seats with one colour card, or a colour card
+ * that does not lie at its seat's bid (a ZERO bidder's on the table); TC_E_PLAYERS,
+ * TC_E_SEAT (start); TC_E_CARD for a card outside the deck or not a number card. */
+int tc_bj_distribute(const tc_deck *d, const tc_bj_round *in, tc_bj_distribution *out);
+
 /* ---- the reference game (benchmark) -------------------------------------- */
 /* 4 players x 13 cards of a 52-card deck (ids suit*13+rank), a trump suit,
  * must follow suit, uniformly random legal card.  Fills `d`. */

@@ -269,6 +269,134 @@ static void test_playouts(void) {
     CHECK(tc_policy_move(&d, &r, &after, TC_POLICY_GREEDY, &rng) == TC_E_STATE);
 }
 
+/* Beim Jupiter's deck for values 1..m (11 with 4 players, 14 with 5): per suit B R Y G the
+ * numbers 1..m then the God card, id s*(m+1) + v-1; then JUP, JUNO and three lambs. */
+static void jupiter_deck(tc_deck *d, int m) {
+    int s, v;
+    tc_deck_init(d, 4);
+    for (s = 0; s < 4; s++) {
+        for (v = 1; v <= m; v++) tc_deck_add(d, s, v, v, v, v, 0);
+        tc_deck_add(d, s, 0, 0, 0, 0, TC_ROLE_DECLARED);
+    }
+    tc_deck_add(d, TC_NO_SUIT, 0, 0, 0, 0, TC_ROLE_TOP_TRUMP);
+    tc_deck_add(d, TC_NO_SUIT, 0, 0, 0, 0, TC_ROLE_TOP_TRUMP);
+    for (v = 0; v < 3; v++) tc_deck_add(d, TC_NO_SUIT, 0, 0, 0, 0, TC_ROLE_ALWAYS | TC_ROLE_TWIN);
+    tc_deck_set_decl(d, 0, 15);
+}
+
+enum { BJ_B, BJ_R, BJ_Y, BJ_G };
+#define BJ4(s, v) ((s) * 12 + (v) - 1)   /* a number card of the 4-player deck */
+#define BJ5(s, v) ((s) * 15 + (v) - 1)   /* ... of the 5-player deck */
+
+static void bj_seat(tc_bj_round *in, int p, int bid, int locked, int colour, int tricks, int points) {
+    in->bid[p] = (uint8_t)bid;
+    in->locked[p] = (uint8_t)locked;
+    in->colour[p] = (uint8_t)colour;
+    in->tricks[p] = (uint8_t)tricks;
+    in->points[p] = (uint16_t)points;
+}
+
+static void bj_lay(tc_bj_round *in, int count, int card) {
+    in->card[in->n_table] = (uint8_t)card;
+    in->count[in->n_table++] = (uint8_t)count;
+}
+
+/* Rules 7.2-8.1 on the rulebook's example and the vectors BJ-26, BJ-27 of
+ * docs/rules/beim_jupiter.md §12 (bids "T" unlocked, "T+L" locked, 0 = ZERO). */
+static void test_bj_distribute(void) {
+    tc_deck d4, d5;
+    tc_bj_round in, bad;
+    tc_bj_distribution out, before;
+    jupiter_deck(&d4, 11);
+    jupiter_deck(&d5, 14);
+    CHECK(tc_deck_check(&d4) == TC_OK && d4.n_cards == 53 && d5.n_cards == 65);
+
+    /* BJ-03: seats 0..3 bid 4+L, 4+L, 1+L, 2; table 1: R8; 2: Y1 G4; 4: Y9 B6 G5 */
+    memset(&in, 0, sizeof in);
+    in.n_players = 4; in.start = 0; in.t = 12;
+    bj_seat(&in, 0, 4, 1, BJ4(BJ_B, 6), 4, 47);
+    bj_seat(&in, 1, 4, 1, BJ4(BJ_G, 5), 4, 38);
+    bj_seat(&in, 2, 1, 1, BJ4(BJ_R, 8), 2, 60);
+    bj_seat(&in, 3, 2, 0, BJ4(BJ_G, 4), 2, 0);
+    bj_lay(&in, 1, BJ4(BJ_R, 8));
+    bj_lay(&in, 2, BJ4(BJ_Y, 1));
+    bj_lay(&in, 2, BJ4(BJ_G, 4));
+    bj_lay(&in, 4, BJ4(BJ_Y, 9));
+    bj_lay(&in, 4, BJ4(BJ_B, 6));
+    bj_lay(&in, 4, BJ4(BJ_G, 5));
+    CHECK(tc_bj_distribute(&d4, &in, &out) == TC_OK);
+    CHECK(out.category[0] == TC_BJ_A && out.category[1] == TC_BJ_A && out.category[2] == TC_BJ_C &&
+          out.category[3] == TC_BJ_B && out.category[4] == TC_BJ_NONE);
+    CHECK(out.n_picks == 4);
+    CHECK(out.pick_seat[0] == 3 && out.pick_count[0] == 2 && out.pick_card[0] == BJ4(BJ_G, 4));
+    CHECK(out.pick_seat[1] == 2 && out.pick_count[1] == 2 && out.pick_card[1] == BJ4(BJ_Y, 1));
+    CHECK(out.pick_seat[2] == 0 && out.pick_count[2] == 4 && out.pick_card[2] == BJ4(BJ_Y, 9));
+    CHECK(out.pick_seat[3] == 1 && out.pick_count[3] == 4 && out.pick_card[3] == BJ4(BJ_B, 6));
+    CHECK(out.won[0] == BJ4(BJ_Y, 9) && out.won[3] == BJ4(BJ_G, 4) && out.zero[0] == -1);
+    CHECK(out.n_left == 2 && out.left_card[0] == BJ4(BJ_R, 8) && out.left_count[0] == 1 &&
+          out.left_card[1] == BJ4(BJ_G, 5) && out.left_count[1] == 4);
+    CHECK(out.n_removed == 0 && out.n_table == 2 && out.table_card[1] == BJ4(BJ_G, 5));
+
+    /* BJ-26: the ZERO bidder (seat 2) took 2 tricks, so his R7 leaves the game */
+    memset(&in, 0, sizeof in);
+    in.n_players = 4; in.start = 1; in.t = 11;
+    bj_seat(&in, 0, 3, 0, BJ4(BJ_Y, 3), 0, 0);
+    bj_seat(&in, 1, 5, 1, BJ4(BJ_B, 10), 5, 0);
+    bj_seat(&in, 2, 0, 0, BJ4(BJ_R, 7), 2, 0);
+    bj_seat(&in, 3, 2, 0, BJ4(BJ_G, 5), 4, 0);
+    bj_lay(&in, 5, BJ4(BJ_B, 10));
+    bj_lay(&in, 2, BJ4(BJ_G, 5));
+    bj_lay(&in, 3, BJ4(BJ_Y, 3));
+    CHECK(tc_bj_distribute(&d4, &in, &out) == TC_OK);
+    CHECK(out.category[2] == TC_BJ_NONE && out.zero[2] == 0 && out.won[2] == -1 && out.zero[1] == -1);
+    CHECK(out.n_removed == 1 && out.removed[0] == BJ4(BJ_R, 7));
+    CHECK(out.n_picks == 1 && out.pick_seat[0] == 1 && out.pick_card[0] == BJ4(BJ_B, 10));
+    CHECK(out.n_table == 2 && out.table_count[0] == 2 && out.table_count[1] == 3);
+    in.tricks[2] = 0;                                          /* BJ-25's way: he keeps it */
+    CHECK(tc_bj_distribute(&d4, &in, &out) == TC_OK);
+    CHECK(out.zero[2] == 1 && out.won[2] == BJ4(BJ_R, 7) && out.n_removed == 0);
+
+    /* BJ-27: count 6 = t leaves the game with B13 and R14 (5 players) */
+    memset(&in, 0, sizeof in);
+    in.n_players = 5; in.start = 1; in.t = 6;
+    bj_seat(&in, 0, 2, 1, BJ5(BJ_G, 2), 0, 0);
+    bj_seat(&in, 1, 6, 0, BJ5(BJ_R, 14), 1, 0);
+    bj_seat(&in, 2, 2, 1, BJ5(BJ_B, 9), 2, 0);
+    bj_seat(&in, 3, 1, 0, BJ5(BJ_Y, 1), 0, 0);
+    bj_seat(&in, 4, 3, 0, BJ5(BJ_G, 12), 3, 0);
+    bj_lay(&in, 6, BJ5(BJ_B, 13));
+    bj_lay(&in, 6, BJ5(BJ_R, 14));
+    bj_lay(&in, 2, BJ5(BJ_B, 9));
+    bj_lay(&in, 2, BJ5(BJ_G, 2));
+    bj_lay(&in, 1, BJ5(BJ_Y, 1));
+    bj_lay(&in, 3, BJ5(BJ_G, 12));
+    CHECK(tc_bj_distribute(&d5, &in, &out) == TC_OK);
+    CHECK(out.category[0] == TC_BJ_C && out.category[2] == TC_BJ_A && out.n_picks == 3);
+    CHECK(out.pick_seat[0] == 1 && out.pick_card[0] == BJ5(BJ_Y, 1) && out.pick_card[1] == BJ5(BJ_B, 9) &&
+          out.pick_card[2] == BJ5(BJ_G, 12));
+    CHECK(out.n_removed == 2 && out.removed[0] == BJ5(BJ_B, 13) && out.removed[1] == BJ5(BJ_R, 14));
+    CHECK(out.n_left == 3 && out.n_table == 1 && out.table_card[0] == BJ5(BJ_G, 2) && out.table_count[0] == 2);
+
+    /* Refusals leave *out as it was. */
+    before = out;
+    CHECK(tc_bj_distribute(NULL, &in, &out) == TC_E_ARG && tc_bj_distribute(&d5, NULL, &out) == TC_E_ARG &&
+          tc_bj_distribute(&d5, &in, NULL) == TC_E_ARG);
+    bad = in; bad.n_players = 9;                   CHECK(tc_bj_distribute(&d5, &bad, &out) == TC_E_PLAYERS);
+    bad = in; bad.start = 5;                       CHECK(tc_bj_distribute(&d5, &bad, &out) == TC_E_SEAT);
+    bad = in; bad.t = 13;                          CHECK(tc_bj_distribute(&d5, &bad, &out) == TC_E_ARG);
+    bad = in; bad.n_table = -1;                    CHECK(tc_bj_distribute(&d5, &bad, &out) == TC_E_ARG);
+    bad = in; bad.tricks[1] = 13;                  CHECK(tc_bj_distribute(&d5, &bad, &out) == TC_E_ARG);
+    bad = in; bad.locked[1] = 2;                   CHECK(tc_bj_distribute(&d5, &bad, &out) == TC_E_ARG);
+    bad = in; bad.count[0] = 0;                    CHECK(tc_bj_distribute(&d5, &bad, &out) == TC_E_ARG);
+    bad = in; bad.card[1] = bad.card[0];           CHECK(tc_bj_distribute(&d5, &bad, &out) == TC_E_ARG);
+    bad = in; bad.bid[1] = 5;                      CHECK(tc_bj_distribute(&d5, &bad, &out) == TC_E_ARG);
+    bad = in; bad.bid[1] = 0;                      CHECK(tc_bj_distribute(&d5, &bad, &out) == TC_E_ARG);
+    bad = in; bad.card[5] = 3 * 15 + 14; /* Ggod */ CHECK(tc_bj_distribute(&d5, &bad, &out) == TC_E_CARD);
+    bad = in; bad.colour[4] = 200;                 CHECK(tc_bj_distribute(&d5, &bad, &out) == TC_E_CARD);
+    bad = in; bad.card[5] = BJ5(BJ_G, 12);         CHECK(tc_bj_distribute(&d4, &bad, &out) == TC_E_CARD);
+    CHECK(memcmp(&before, &out, sizeof out) == 0);
+}
+
 /* Extreme ints and NULL pointers at the checked entry points, each once found to read or
  * write out of bounds or to overflow (docs/engine.md: every int and every pointer). */
 static void test_extremes(void) {
@@ -308,6 +436,7 @@ int main(void) {
     test_errors();
     test_validation();
     test_playouts();
+    test_bj_distribute();
     if (failures) { printf("%d failed\n", failures); return 1; }
     printf("test_core: all passed\n");
     return 0;

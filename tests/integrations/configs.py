@@ -1,5 +1,6 @@
-"""Every game and variant in a short configuration (one deal, round or game where the game
-has such an option), for the encoding and adapter tests."""
+"""Every registered game and variant in a short configuration (its ``GameInfo.short_options``:
+one deal, round or game where the game has such an option), for the encoding, adapter and other
+cross-game tests: taken from the registry, so a new game is in all of them once it registers."""
 
 from __future__ import annotations
 
@@ -7,25 +8,25 @@ import random
 from typing import Any
 
 import trickcore
-from trickcore.games import sticheln
 
-#: (game, players, options): every game, every player count of the smaller games, every
-#: Sticheln variant (player counts 3..8 in turn).
-CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
-    ("reference", 4, {}),
-    ("beim-jupiter", 3, {}),
-    ("beim-jupiter", 4, {"first_dealer": 2}),
-    ("beim-jupiter", 5, {}),
-    ("hattrick", 4, {"games": 1}),
-    ("hattrick", 5, {"games": 1}),
-    ("hattrick", 6, {"games": 1}),
-    ("hattrick", 7, {"games": 1}),
-    ("squint", 5, {"deal_limit": 2}),
-    ("klaberjass", 2, {"max_deals": 3}),
-    ("klaberjass", 3, {"max_deals": 3}),
-    ("klaberjass", 4, {"max_deals": 3}),
-] + [("sticheln", 3 + i % 6, dict(sticheln.variant_options(v), rounds=1))
-     for i, v in enumerate(trickcore.get_game("sticheln").variants)]
+
+def _configs() -> list[tuple[str, int, dict[str, Any]]]:
+    """(game, players, options): every game at every player count, and every named variant of a
+    game (player counts in turn), each with the game's short options."""
+    out: list[tuple[str, int, dict[str, Any]]] = []
+    for info in trickcore.list_games():
+        short = dict(info.short_options)
+        if not info.variants:
+            out += [(info.name, players, dict(short)) for players in info.players]
+            continue
+        counts = sorted(info.players)
+        out += [(info.name, counts[i % len(counts)], {**info.variant_options(variant), **short})
+                for i, variant in enumerate(info.variants)]
+    return out
+
+
+#: (game, players, options) of every game and variant.
+CONFIGS: list[tuple[str, int, dict[str, Any]]] = _configs()
 
 
 def config_id(config: tuple[str, int, dict[str, Any]]) -> str:
@@ -34,15 +35,9 @@ def config_id(config: tuple[str, int, dict[str, Any]]) -> str:
     return f"{game}-{players}" + (f"-{flags}" if flags else "")
 
 
-#: One configuration per game: the OpenSpiel bots and the slower loops play these.
-ONE_PER_GAME = [
-    ("reference", 4, {}),
-    ("beim-jupiter", 3, {}),
-    ("sticheln", 4, {"rounds": 1, "verschaerft": True}),
-    ("hattrick", 4, {"games": 1}),
-    ("squint", 5, {"deal_limit": 1}),
-    ("klaberjass", 3, {"max_deals": 2}),
-]
+#: One configuration per game (the first of CONFIGS): the OpenSpiel bots and the slower loops
+#: play these.
+ONE_PER_GAME = [next(config for config in CONFIGS if config[0] == info.name) for info in trickcore.list_games()]
 
 
 def random_states(game: str, players: int, options: dict[str, Any], seed: int, every: int = 1):

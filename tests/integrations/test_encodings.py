@@ -1,8 +1,9 @@
 """The encodings of every game (trickcore.encodings): the dense action space holds every legal
 action, masks match the legal sets, tensors have their documented shape and blocks, and a seat's
 tensor and strings do not change when cards it may not see change (re-dealt as in the games'
-information tests, and in the worlds the engine samples for the seat) - the tensor built from
-the view and the one written straight from the state (``state_tensor``) alike."""
+information tests, and in the worlds the engine samples for the seat) - the tensor written
+straight from the state (``state_tensor``) and the tests' oracle built from the view
+(view_tensors.py) alike."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from trickcore.encodings import encoded_games, encoding
 from trickcore.integrations.worlds import world
 
 from .configs import CONFIGS, config_id, random_states
+from .view_tensors import view_tensor
 
 
 def test_every_registered_game_has_an_encoding():
@@ -64,10 +66,10 @@ def test_masks_and_tensors_over_a_random_match(config):
             decisions.add(state.decision())
         for seat in range(n):
             obs = state.observation(seat)
-            tensor = enc.tensor(obs)
+            tensor = enc.state_tensor(state, seat)
             assert tensor.dtype == np.float32 and tensor.shape == enc.shape
             assert np.all(np.abs(tensor) <= bound)
-            assert np.array_equal(enc.tensor(obs, out=buffer), tensor)
+            assert np.array_equal(enc.state_tensor(state, seat, out=buffer), tensor)
             views = enc.views(tensor)
             hand = {enc.card_index[c] for c in obs.get("hand") or ()}
             assert set(np.flatnonzero(views["hand"])) == hand
@@ -97,11 +99,11 @@ def test_tensor_and_strings_are_the_same_in_every_world_of_the_seat(config):
             continue
         for seat in range(n):
             obs = state.observation(seat)
-            tensor, info = enc.tensor(obs), enc.information_state_string(state, seat)
+            tensor, info = view_tensor(enc, obs), enc.information_state_string(state, seat)
             assert np.array_equal(enc.state_tensor(state, seat), tensor), (k, seat)
             for j in range(2):
                 w = world(state, seat, seed=1000 * k + 10 * seat + j)
-                assert np.array_equal(enc.tensor(w.observation(seat)), tensor), (k, seat)
+                assert np.array_equal(view_tensor(enc, w.observation(seat)), tensor), (k, seat)
                 assert np.array_equal(enc.state_tensor(w, seat), tensor), (k, seat)
                 assert enc.observation_string(w.observation(seat)) == enc.observation_string(obs)
                 assert enc.information_state_string(w, seat) == info
@@ -115,8 +117,8 @@ def test_tensor_and_strings_are_the_same_in_every_world_of_the_seat(config):
 def _same_for_seat(enc, state, other, seat):
     """The seat's tensor (from the view and from the state) is the same in ``other``; whether
     another seat's changed."""
-    tensor = enc.tensor(state.observation(seat))
-    assert np.array_equal(enc.tensor(other.observation(seat)), tensor)
+    tensor = view_tensor(enc, state.observation(seat))
+    assert np.array_equal(view_tensor(enc, other.observation(seat)), tensor)
     assert np.array_equal(enc.state_tensor(other, seat), tensor)
     assert np.array_equal(enc.state_tensor(state, seat), tensor)
     return any(not np.array_equal(enc.state_tensor(other, q), enc.state_tensor(state, q))

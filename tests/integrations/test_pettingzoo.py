@@ -17,6 +17,7 @@ from trickcore.encodings import encoding
 from trickcore.integrations.pettingzoo import env, raw_env
 
 from .configs import CONFIGS, ONE_PER_GAME, config_id
+from .view_tensors import view_tensor
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "integrations.md"
 
@@ -53,7 +54,7 @@ def test_random_agents_play_whole_matches(config):
             seat = e.unwrapped.agent_name_mapping[agent]
             assert seat == state.current_player() and info["decision"] == state.decision()
             assert [enc.action_of(i, state) for i in np.flatnonzero(obs["action_mask"])] == list(state.legal_actions())
-            assert np.array_equal(obs["observation"], enc.tensor(state.observation(seat)))
+            assert np.array_equal(obs["observation"], view_tensor(enc, state.observation(seat)))
             deal = state.deal_number()
             e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             if any(e.unwrapped.rewards.values()):      # paid only when a deal (or the match) ends

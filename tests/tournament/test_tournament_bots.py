@@ -82,15 +82,20 @@ def test_sdk_rejects_bad_declarations():
 
 @pytest.fixture
 def toy_policy(monkeypatch):
-    """A policy module for toy-tricks, as another team would write in trickcore/policies/."""
-    module = types.ModuleType("trickcore.policies.toy_tricks")
+    """A game toy-tricks registered with a policy module, as another team's package would."""
+    from trickcore.game import GameInfo
+    from trickcore.games import register, unregister
+
+    module = types.ModuleType("toy_tricks_policy")
     module.choose = lambda observation, legal: sorted(legal)[-1]
-    monkeypatch.setitem(sys.modules, "trickcore.policies.toy_tricks", module)
-    return module
+    monkeypatch.setitem(sys.modules, "toy_tricks_policy", module)
+    register(GameInfo(name="toy-tricks", title="Toy tricks", players=(2,), options=(), factory=lambda *args: None,
+                      policy="toy_tricks_policy:choose"))
+    yield module
+    unregister("toy-tricks")
 
 
 def test_heuristic_uses_the_game_policy(toy_policy):
-    assert heuristic_bot.policy_module_name("toy-tricks") == "trickcore.policies.toy_tricks"
     got = converse(heuristic_bot.HeuristicBot(), ["trickcore 1", 'newgame {"game":"toy-tricks"}',
                                                   request(1, ["A1", "B3", "A2"])])
     assert got[-1] == "action 1 B3"
@@ -136,7 +141,7 @@ def test_random_bot_is_a_function_of_seed_and_request():
 
 def test_random_bot_needs_no_trickcore():
     source = (BOTS / "random_bot.py").read_text() + (BOTS / "example_bot.py").read_text()
-    assert "trickcore." not in source.replace("trickcore.policies", "") and "import trickcore" not in source
+    assert "trickcore." not in source and "import trickcore" not in source
 
 
 def _running(pid: int) -> bool:

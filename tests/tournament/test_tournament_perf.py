@@ -11,9 +11,12 @@ import sys
 import pytest
 from conftest import bot_cmd
 
-from tournament import bench, wire
+from tournament import wire
+from tournament.cli import runner_bench_module
 from tournament.match import EventFeed
 from trickcore.games import list_games, new_game
+
+bench = runner_bench_module()  # bench/runner_bench.py: a benchmark of the checkout, not of the package
 
 
 def quick_options(name: str) -> dict:
@@ -109,6 +112,19 @@ def test_bench_runner_command_runs(monkeypatch):
     assert cost["decisions"] > 0 and cost["ratio"] > 0 and cost["startup_ms"]["bwrap"] > 0
     assert row["concurrency"] == 1 and row["event_delivery"] == "immediate" and row["decisions"] > 0
     assert row["cpu_affinity"] == "table"
+
+
+def test_bench_runner_without_a_checkout_says_where_it_runs(monkeypatch, tmp_path):
+    """An installed wheel has no bench/ folder: one line that says where the benchmark runs."""
+    from click.testing import CliRunner
+
+    from tournament.cli import bench_runner_command
+
+    monkeypatch.setattr("tournament.cli.BENCH_DIR", tmp_path / "bench")
+    result = CliRunner().invoke(bench_runner_command, ["--games", "1"])
+    assert result.exit_code == 1
+    assert result.output.count("\n") == 1 and "source checkout" in result.output
+    assert "git clone" in result.output and "trickcore bench-runner" in result.output
 
 
 def test_wire_garbage_check():

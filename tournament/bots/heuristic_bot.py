@@ -1,20 +1,18 @@
 #!/usr/bin/env python3
 """The heuristic bot: a per-game policy where one exists, random play otherwise.
 
-For game ``beim-jupiter`` it imports ``trickcore.policies.beim_jupiter`` and asks its
+For the game announced in ``newgame`` it plays the game's registered policy
+(``GameInfo.policy``, e.g. ``trickcore.games.beim_jupiter.policy:choose``), asking its
 ``choose(observation, legal, rng) -> option`` (``rng`` is a ``random.Random`` seeded by the
 bot's ``seed`` option, its seat and the request's number in the game, so games are
-reproducible; a policy taking only ``(observation, legal)`` works too).  The lookup is generic (importlib on the
-game name announced in ``newgame``), so a new game gets a heuristic bot by adding a
-policy module, without touching this file.  A game without a policy module, or a
-policy that returns something illegal or raises, falls back to a seeded random choice
-and says so on stderr.
+reproducible; a policy taking only ``(observation, legal)`` works too).  A new game gets a
+heuristic bot by naming its policy in its registration, without touching this file.  A game
+without a policy, an unknown game, or a policy that returns something illegal or raises, falls
+back to a seeded random choice and says so on stderr.
 """
 
 from __future__ import annotations
 
-import importlib
-import inspect
 import random
 import sys
 from collections.abc import Callable
@@ -31,41 +29,21 @@ except ModuleNotFoundError:
     sys.path.append(str(Path(__file__).resolve().parents[2]))
     from trickcore.bot import Bot, Option, run, seeded_choice
 
-POLICY_PACKAGE = "trickcore.policies"
 #: A game's policy: ``choose(observation, legal, rng) -> option``.
 Policy = Callable[[dict[str, Any], list[str], random.Random], str]
 
 
-def policy_module_name(game: str) -> str:
-    return f"{POLICY_PACKAGE}.{game.replace('-', '_').replace(' ', '_').lower()}"
-
-
 def load_policy(game: str) -> Policy | None:
-    """The game's ``choose`` function, or None when the game has no policy module."""
-    name = policy_module_name(game)
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        # Only a missing policy module means "no policy"; a policy whose own imports fail
-        # is a bug that must not be hidden behind random play.
-        if exc.name in (name, POLICY_PACKAGE, "trickcore"):
-            return None
-        raise
-    choose: object = getattr(module, "choose", None)
-    if not callable(choose):
-        raise TypeError(f"{name} has no function choose(observation, legal)")
-    if _takes_rng(choose):
-        return choose
-    return lambda observation, legal, rng: choose(observation, legal)
+    """The game's registered policy (trickcore.games.policy_of), or None when the game has none
+    or is not known to this installation.  The games are imported here, on the first ``newgame``:
+    the protocol's handshake needs only the bot SDK."""
+    from trickcore.errors import GameConfigError
+    from trickcore.games import policy_of
 
-
-def _takes_rng(function: Callable[..., Any]) -> bool:
     try:
-        params = list(inspect.signature(function).parameters.values())
-    except (TypeError, ValueError):
-        return False
-    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    return len(positional) >= 3 or any(p.kind == p.VAR_POSITIONAL for p in params)
+        return policy_of(game)
+    except GameConfigError:
+        return None
 
 
 class HeuristicBot(Bot):
@@ -85,7 +63,7 @@ class HeuristicBot(Bot):
         if name not in self.policies:
             self.policies[name] = load_policy(name)
             if self.policies[name] is None:
-                print(f"heuristic: no module {policy_module_name(name)}; playing randomly", file=sys.stderr)
+                print(f"heuristic: no policy for game {name!r}; playing randomly", file=sys.stderr)
 
     def choose(self, view: dict[str, Any], legal: list[str], request: dict[str, Any]) -> str:
         policy = self.policies.get(self.game.get("game", ""))

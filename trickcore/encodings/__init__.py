@@ -1,5 +1,5 @@
 """Encodings of every game for machine learning: a dense action index (``num_distinct_actions``)
-with legal-action masks, a fixed-shape ``float32`` tensor per seat built from exactly what
+with legal-action masks, a fixed-shape ``float32`` tensor per seat holding exactly what
 ``observation(seat)`` holds, and observation and information-state strings.
 
     from trickcore.encodings import encoding
@@ -8,8 +8,10 @@ with legal-action masks, a fixed-shape ``float32`` tensor per seat built from ex
     enc.state_tensor(state, seat, out), enc.legal_mask(state)
     state.apply_action(enc.action_of(index))
 
-``state_tensor`` writes the tensor straight from the state (the compiled encoders of
-``_fast.pyx``); it equals ``enc.tensor(state.observation(seat))``, the definition, bit for bit.
+``state_tensor`` is the game's compiled encoder (``_fast.pyx``, always built with the package),
+which writes the tensor straight from the state (its trick phase and the state fields the game's
+page lists) without building the view; the tests check it,
+bit for bit, against the tensor built from the view dict (tests/integrations/view_tensors.py).
 
 They need numpy (``pip install "trickcore[pettingzoo]"`` or ``"trickcore[openspiel]"`` bring it).
 The OpenSpiel and PettingZoo adapters (``trickcore.integrations``) are built on them; every field

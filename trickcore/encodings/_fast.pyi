@@ -1,5 +1,6 @@
-"""Type stub of the compiled encoders (trickcore/encodings/_fast.pyx): each writes one game's
-observation tensor straight from a state, equal to ``Encoding.tensor(state.observation(seat))``."""
+"""Type stub of the compiled encoders (trickcore/encodings/_fast.pyx), the package's only tensor
+encoders: each writes one game's observation tensor (what ``state.observation(seat)`` holds)
+straight from a state."""
 
 from collections.abc import Mapping, Sequence
 from typing import Any

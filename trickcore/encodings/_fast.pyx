@@ -1,22 +1,26 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 # cython: auto_pickle=False
-"""Observation tensors written straight from a game state (``Encoding.state_tensor``).
+"""The observation tensors of every game (``Encoding.state_tensor``), written straight from a
+game state: the only tensor encoder of the package, one class per game.
 
-``Encoding.tensor(state.observation(seat))`` builds the view dict and reads it back; this
-module writes the same blocks from what the view is made of, without building the dict.  Every
-encoder here mirrors one game's ``observation`` (trickcore/games/<game>.py) and its encoding's
-``_fill`` (trickcore/encodings/<game>.py), which stay the readable definition:
-tests/integrations/test_state_tensor.py checks that both give the same tensor, bit for bit, at
-thousands of decision points of every game and variant.
+A tensor is defined by what ``state.observation(seat)`` holds (docs/games/<game>.md, section
+"Tensor encoding"), yet no view is built here: every encoder writes the blocks of one game's
+view from what that view is made of.  The tests keep the view-based definition as their oracle
+(tests/integrations/view_tensors.py builds each tensor from the view dict) and check, in
+tests/integrations/test_state_tensor.py, that both give the same tensor, bit for bit, at thousands
+of decision points of every game and variant.
 
 The trick phase's part of a view (the hands, the open trick, the completed tricks of the deal,
 the last trick, tricks and card points won, won and passed cards) is read at every call from the
-C structs the view itself is made from: the state's ``TrickPhase`` (declared in
-trickcore/_core.pxd) holds the core's play state (``tc_play_state``: every hand, the won and
+C structs the view itself is made from: the state's ``TrickPhase`` (``StateCore._tp``, declared
+in trickcore/_core.pxd) holds the core's play state (``tc_play_state``: every hand, the won and
 passed cards, tricks and points won, the open trick) and the log of its completed tricks
 (``tc_trick``); card sets are two 64-bit words, and the blocks are written with plain C loops.
-The game's own blocks (bids, contracts, laid-out cards, scores) come from the state's Python
-attributes, as the view takes them, and are kept while cards are played (``_Encoder``).
+The game's own blocks (bids, contracts, laid-out cards, scores) come from the state's public
+attributes, plain Python attributes of the game's state class, each listed in the game's page
+(docs/games/<game>.md, "State fields the encoder reads"; the reference game's in its module's
+docstring), and are kept while cards are played (``_Encoder``).  Of StateCore's own fields
+(``_tp``, ``_fast``, ``_actions``, ``_edits``, the binding's) the cimported type gives C access.
 """
 
 from cpython.buffer cimport (PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBUF_WRITABLE, PyBuffer_Release,
@@ -215,14 +219,15 @@ cdef class _Encoder:
         return <float *>self.out_view.buf
 
     def encode(self, state, seat, out=None):
-        """The tensor of ``seat``'s view of ``state``, equal to ``enc.tensor(state.observation(seat))``;
-        into ``out`` (a C-contiguous float32 array of the tensor's size) when given."""
+        """The tensor of ``seat``'s view of ``state`` (``state.observation(seat)``, as the game's
+        page documents it); into ``out`` (a C-contiguous float32 array of the tensor's size) when
+        given."""
         cdef float *b
         cdef int overflow = 0
         cdef long me = PyLong_AsLongAndOverflow(seat, &overflow) if type(seat) is int else -1
         if overflow or not 0 <= me < self.n:
             raise ValueError(f"seat {seat!r} is not in 0..{self.n - 1}")
-        if state is not self.checked:
+        if state is not self.checked or state is None:      # None is also what checked starts as
             if type(state) is not self.state_type and not isinstance(state, self.state_type):
                 raise TypeError(f"a {self.state_type.__name__} is needed, not {type(state).__name__}")
             if not isinstance(state, StateCore):
@@ -365,7 +370,8 @@ cdef class _Encoder:
             b[offset + rel(seat, me, self.n)] = 1.0
 
     cdef int numbers(self, float *b, int offset, object values, int me) except -1:
-        """Per-seat numbers rotated to the observer; zeros are left out (as ``_numbers``)."""
+        """Per-seat numbers rotated to the observer; zeros are left out (the buffer is cleared, and
+        a -0.0 written there would not be the view's 0, bit for bit)."""
         cdef int s = 0
         cdef double v
         for x in values:
@@ -431,12 +437,12 @@ cdef class _Encoder:
 
     cdef const tc_trick *last_trick(self, float *b, StateCore state, TrickPhase tp, int me) except? NULL:
         """``last_trick``: the last completed trick of the current phase ``tp`` while it is
-        played, else of the phase that ended last (``GameState.last_trick``); that trick, or
-        NULL without one."""
+        played, else of the phase that ended last (``GameState.previous_phase``, as
+        ``GameState.last_trick``); that trick, or NULL without one."""
         cdef const tc_trick *t
         cdef int i, n = self.n
         if tp is None or tp.n_log == 0 or tc_play_over(&tp.s):
-            tp = state._previous_phase
+            tp = state.previous_phase
             if tp is None or tp.n_log == 0:
                 return NULL
         t = &tp.log[tp.n_log - 1]
@@ -492,11 +498,12 @@ cdef class HattrickEncoder(_Encoder):
         cdef int opened[2]
         cdef int n_open = 0
         cdef TrickPhase tp = state._tp, playing = None
-        cdef tc_play_state *s
+        cdef tc_play_state *s = play_state(tp)
         cdef const tc_trick *t
-        if not state._over:
+        # Every game of the match is one trick phase, and the next game starts as soon as one
+        # ends: the phase of the state is over exactly when the match is.
+        if not tc_play_over(s):
             playing = tp
-            s = play_state(tp)
             t = &s.trick
             self.cards(b, self.o_hand, s.hand[me])
             self.hand_sizes(b, s, me)
@@ -571,7 +578,7 @@ cdef class StichelnEncoder(_Encoder):
         cdef tc_cards w
         cdef TrickPhase tp = state._tp
         cdef tc_play_state *s
-        phase = state._phase
+        phase = state.phase
         cdef bint play = phase == "play", colour = phase == "colour", layout = phase == "layout"
         if play or colour:
             s = play_state(tp)
@@ -583,7 +590,7 @@ cdef class StichelnEncoder(_Encoder):
             self.card_rows(b, self.o_won_cards, s.won, me)
         else:
             if layout:
-                hands = state._hands
+                hands = state.hands
                 for p in range(n):
                     if p == me:
                         w = load(hands[p], self.wide)
@@ -599,7 +606,7 @@ cdef class StichelnEncoder(_Encoder):
             self.one(b, self.o_to_move, to_move(play_state(tp), n), me)
             b[self.o_decision + self.i_play] = 1.0
         elif layout or colour:
-            self.one(b, self.o_to_move, <int>state._order[<int>state._idx], me)
+            self.one(b, self.o_to_move, <int>state.asked[<int>state.answered], me)
             b[self.o_decision + (self.i_layout if layout else self.i_colour)] = 1.0
         if self.copy_kept(b, state, tp if play else None, me):
             return 0
@@ -613,14 +620,13 @@ cdef class StichelnEncoder(_Encoder):
         self.one(b, self.o_dealer, seat_of(state.dealer), me)
         self.one(b, self.o_first, seat_of(state.leader), me)
         if layout or colour:
-            order = state._order
-            idx = state._idx
-            for i in range(idx):
-                b[self.o_chosen + rel(<int>order[i], me, n)] = 1.0
+            asked = state.asked
+            for i in range(<int>state.answered):
+                b[self.o_chosen + rel(<int>asked[i], me, n)] = 1.0
         if play or colour or layout:
-            laid = state._laid
-            special = state._special
-            visible = state._revealed
+            laid = state.laid
+            special = state.special
+            visible = state.revealed
             for p in range(n):
                 r = rel(p, me, n)
                 cards = laid[p]
@@ -634,7 +640,7 @@ cdef class StichelnEncoder(_Encoder):
                         for c in colours:
                             b[self.o_special + r * 6 + <int>c] = 1.0
             if colour:
-                choice = state._choices[me]
+                choice = state.choices[me]
                 if choice is not None:
                     for c in choice:
                         b[self.o_choice + <int>c] = 1.0
@@ -710,7 +716,7 @@ cdef class BeimJupiterEncoder(_Encoder):
                 if k:
                     b[self.o_sizes + rel(p, me, n)] = k
             if not over:                                # colour and bid: from the start player on
-                self.one(b, self.o_to_move, (<int>state.start + <int>state._done) % n, me)
+                self.one(b, self.o_to_move, (<int>state.start + <int>state.acted) % n, me)
         self.last_trick(b, state, tp, me)
         if not over:
             b[self.o_decision + <int>self.decision_index[phase]] = 1.0
@@ -803,10 +809,12 @@ cdef class SquintEncoder(_Encoder):
         cdef tc_cards w
         cdef TrickPhase tp = state._tp
         cdef tc_play_state *s = NULL
-        over = state._over
         phase = state.phase
-        cdef bint play = phase == "play"
-        if state._play_started:
+        cdef bint play = phase == "play", over = phase == "over"
+        # The trick phase the state holds is this deal's from the card play on (before it, none
+        # or the previous deal's); the match ends only with a deal's last trick, so once it is
+        # over the phase held is the last deal's, which the view still shows.
+        if play or over:
             s = play_state(tp)
             self.cards(b, self.o_hand, s.hand[me])
             self.hand_sizes(b, s, me)
@@ -926,8 +934,8 @@ cdef class KlaberjassEncoder(_Encoder):
         cdef int n = self.n, C = self.C, p, r
         cdef TrickPhase tp = state._tp, playing = None
         cdef tc_play_state *s
-        over = state._over
         phase = state.phase
+        cdef bint over = phase == "over"
         self.last_trick(b, state, tp, me)
         dice = state.dice                               # scores(): each seat's side's die
         for p in range(n):
@@ -941,7 +949,9 @@ cdef class KlaberjassEncoder(_Encoder):
             self.one(b, self.o_forehand, seat_of(state.forehand), me)
             return 0
         b[self.o_decision + <int>self.decision_index[phase]] = 1.0
-        if phase == "play" and state._tp_deal == state.deal_no:
+        # The phase is "play" from the start of the deal's trick phase until it ends (then the
+        # next deal begins, or the match is over): the state's trick phase is this deal's.
+        if phase == "play":
             playing = tp
             s = play_state(tp)
             self.cards(b, self.o_hand, s.hand[me])
@@ -951,9 +961,8 @@ cdef class KlaberjassEncoder(_Encoder):
             self.one(b, self.o_to_move, to_move(s, n), me)
             self.played(b, tp, me)
         else:
-            self.cards(b, self.o_hand, load(state._hands[me], False))
-            seat = state.current_player() if phase == "play" else state._queue[<int>state._qi]
-            self.one(b, self.o_to_move, <int>seat, me)
+            self.cards(b, self.o_hand, load(state.hands[me], False))
+            self.one(b, self.o_to_move, <int>state.asked[<int>state.answered], me)
         belle = state.belle
         if belle is not None:
             self.card(b, self.o_belle + rel(belle[0], me, n) * C, belle[1])
@@ -967,7 +976,7 @@ cdef class KlaberjassEncoder(_Encoder):
             b[self.o_packet] = 3
         self.card(b, self.o_turned, state.turned)
         if n != 4:
-            self.card(b, self.o_stack_top, state._stack[0])
+            self.card(b, self.o_stack_top, state.stack[0])
         for rnd, p, call in state.calls:
             b[self.o_calls + (<int>self.round_index[rnd] * n + rel(p, me, n)) * self.n_calls
               + <int>self.call_index[call]] = 1.0
@@ -989,8 +998,8 @@ cdef class KlaberjassEncoder(_Encoder):
                 b[self.o_meld_calls + r * 2 + 1] = 1.0
             for meld in declared.get(p, ()):
                 self.card_list(b, self.o_melds + r * C, meld.cards)
-        if phase == "meld" and me == state._queue[state._qi]:
-            for meld in state._melds[me]:
+        if phase == "meld" and me == state.asked[state.answered]:
+            for meld in state.hand_melds[me]:
                 self.card_list(b, self.o_my_melds, meld.cards)
         best = state.best
         if best is not None:

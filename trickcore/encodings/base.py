@@ -1,15 +1,16 @@
 """The common part of every game's encoding: a dense action index, legal-action masks, a
-fixed-shape ``float32`` tensor per seat built from ``observation(seat)`` alone, and the
-observation and information-state strings.
+fixed-shape ``float32`` tensor per seat, and the observation and information-state strings.
 
-``tensor(view)`` is the definition of a tensor, built from the view dict; ``state_tensor(state,
-seat)`` gives the same tensor written straight from the state by the compiled encoder of the
-game (``_fast.pyx`` beside this module), several times faster.  A build without it
-(``TRICKCORE_PURE_PYTHON=1``, setup.py) falls back to ``tensor(state.observation(seat))``.
+A tensor is defined by what ``observation(seat)`` holds, and written straight from the state by
+the game's compiled encoder (``_fast.pyx`` beside this module, built with the package): the only
+encoder, which ``state_tensor(state, seat, out)`` is.  It reads the state's trick phase (the
+core's C structs) and the game's public state fields that the game's page lists; no view dict is
+built.  The tests build the same tensors from the views (tests/integrations/view_tensors.py) and
+compare the two bit for bit.
 
-A game's encoding (one module per game beside this one) lists its action ids in the game's own
-id scheme (``0..255`` card moves, ``>= 256`` other decisions) and its tensor fields, and fills the
-tensor from the view dict.  Seats in the tensor are *relative*: index 0 is the observing seat,
+A game's encoding (``trickcore/games/<game>/encoding.py``) lists its action ids in the game's own
+id scheme (``0..255`` card moves, ``>= 256`` other decisions), lays out its tensor fields and
+makes its compiled encoder.  Seats in the tensor are *relative*: index 0 is the observing seat,
 1 the next seat to its left, and so on, so one network serves every seat.  Every field is
 documented in the game's page (``docs/games/<game>.md``, section "Tensor encoding").
 """
@@ -26,17 +27,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from trickcore.encodings import _fast
 from trickcore.game import GameState, Observation
 
-try:
-    from trickcore.encodings import _fast as _compiled
-except ImportError:  # built with TRICKCORE_PURE_PYTHON=1: tensors are built from the views
-    _compiled = None  # type: ignore[assignment]
-
 __all__ = ["Encoding", "Field", "FloatArray", "MaskArray"]
-
-#: The compiled encoders (trickcore/encodings/_fast.pyx), None in a pure-Python build.
-FAST: ModuleType | None = _compiled
 
 FloatArray = npt.NDArray[np.float32]
 MaskArray = npt.NDArray[np.int8]
@@ -63,8 +57,8 @@ class Encoding:
     """The encodings of one game configuration (game, player count, options).
 
     Subclasses set ``game`` and implement :meth:`_action_ids`, :meth:`_layout` (calling
-    :meth:`_field` for every block, in order) and :meth:`_fill` (appending the indices of the
-    ones and the (index, value) pairs of the numbers of one view)."""
+    :meth:`_field` for every block, in order) and :meth:`_encoder` (the game's compiled
+    encoder, which writes those blocks)."""
 
     game: str = ""
 
@@ -92,11 +86,10 @@ class Encoding:
         block: Field
         for block in self.fields:
             self._by_name[block.name] = block
-        #: The compiled encoder of this configuration (None without one): ``state_tensor``
-        #: is then its ``encode``, called directly (no Python frame in between).
-        self.fast: Any = None if FAST is None else self._fast_encoder(FAST)
-        if self.fast is not None:
-            self.state_tensor = self.fast.encode  # type: ignore[method-assign]
+        #: The compiled encoder of this configuration (trickcore/encodings/_fast.pyx):
+        #: ``state_tensor`` is its ``encode``, called directly (no Python frame in between).
+        self.encoder: Any = self._encoder(_fast)
+        self.state_tensor = self.encoder.encode  # type: ignore[method-assign]
 
     # An encoding is the fixed description of one configuration (``encoding()`` shares one per
     # configuration): copies are the same object, and pickling rebuilds it.
@@ -120,13 +113,10 @@ class Encoding:
     def _layout(self) -> None:
         raise NotImplementedError
 
-    def _fill(self, obs: Observation, ones: list[int], at: list[int], values: list[float]) -> None:
+    def _encoder(self, compiled: ModuleType) -> Any:
+        """The game's encoder of this configuration, made from its class in ``compiled`` (the
+        module trickcore/encodings/_fast.pyx)."""
         raise NotImplementedError
-
-    def _fast_encoder(self, fast: ModuleType) -> Any:
-        """The game's encoder in ``fast`` (the compiled module), or None to build tensors from
-        the views."""
-        return None
 
     def score_bounds(self) -> tuple[float, float]:
         """Bounds of ``scores()`` of every seat over a whole match (OpenSpiel's utility range)."""
@@ -220,39 +210,18 @@ class Encoding:
         return out
 
     # ---- tensors -----------------------------------------------------------------------
-    def tensor(self, obs: Observation, out: FloatArray | None = None) -> FloatArray:
-        """The ``float32`` tensor of one view (``state.observation(seat)``), built from the
-        dict alone; into ``out`` when given."""
-        ones: list[int] = []
-        at: list[int] = []
-        values: list[float] = []
-        if not isinstance(obs, Mapping):
-            raise ValueError(f"a view is the dict observation(seat) returns, not {type(obs).__name__}")
-        try:
-            self._fill(obs, ones, at, values)
-        except (KeyError, TypeError, IndexError, AttributeError, ValueError, OverflowError) as exc:
-            raise ValueError(f"not a view of this encoding's game and players ({type(exc).__name__}: "
-                             f"{exc})") from None
-        if out is None:
-            out = np.zeros(self.size, np.float32)
-        else:
-            out.fill(0.0)
-        if ones:
-            out[np.fromiter(ones, np.intp, len(ones))] = 1.0    # faster than indexing by the list
-        if at:
-            out[at] = values
-        return out
-
     def state_tensor(self, state: GameState, seat: int, out: FloatArray | None = None) -> FloatArray:
-        """The tensor of ``seat``'s view of ``state``: equal, bit for bit, to
-        ``tensor(state.observation(seat), out)``, written straight from the state's hands,
-        tricks and attributes by the compiled encoder, without building the view (into ``out``,
-        a float32 array of ``size`` values, when given).  ValueError for a seat out of range,
-        TypeError for a state of another game.  Without the compiled module (a pure-Python
-        build), it is ``tensor(state.observation(seat), out)``."""
-        return self.tensor(state.observation(seat), out)
+        """The ``float32`` tensor of ``seat``'s view of ``state`` (what ``state.observation(seat)``
+        holds, as the game's page documents it), written straight from the state by the
+        compiled encoder, without building the view (into ``out``, a C-contiguous float32 array
+        of ``size`` values, when given).  ValueError for a seat out of range, TypeError for a
+        state of another game.  ``__init__`` binds the encoder's ``encode`` in this method's
+        place; this body serves calls through the class."""
+        result: FloatArray = self.encoder.encode(state, seat, out)
+        return result
 
     def observation_tensor(self, state: GameState, seat: int, out: FloatArray | None = None) -> FloatArray:
+        """``state_tensor`` by OpenSpiel's name."""
         return self.state_tensor(state, seat, out)
 
     # ---- strings -----------------------------------------------------------------------
@@ -268,19 +237,11 @@ class Encoding:
         events, _ = state.events_for(seat)
         return json.dumps([state.observation(seat), events], sort_keys=True, separators=(",", ":"))
 
-    # ---- helpers for _fill -------------------------------------------------------------
+    # ---- documentation -----------------------------------------------------------------
     def describe(self) -> list[dict[str, Any]]:
         """Every field: name, shape, offset and meaning (what the docs tabulate)."""
         return [{"name": f.name, "shape": list(f.shape), "offset": f.offset, "size": f.size, "doc": f.doc}
                 for f in self.fields]
-
-
-def one_hot_index(choices: Sequence[Any], value: Any) -> int:
-    """Index of ``value`` in ``choices``; -1 when absent."""
-    try:
-        return choices.index(value)
-    except ValueError:
-        return -1
 
 
 class CardEncoding(Encoding):
@@ -294,13 +255,11 @@ class CardEncoding(Encoding):
     and ``scores`` [n] (raw numbers, match scores as ``scores()`` gives them).
 
     A subclass sets ``DECISIONS`` and ``cards`` (card names in index order; ``aliases`` maps
-    other texts of a card, such as a declared God card, to its name), calls
-    :meth:`_common_layout` first in ``_layout`` and :meth:`_fill_common` first in ``_fill``."""
+    other texts of a card, such as a declared God card, to its name) and calls
+    :meth:`_common_layout` first in ``_layout``; the compiled encoders (``_Encoder`` in
+    ``_fast.pyx``) write these blocks for every game alike."""
 
     DECISIONS: tuple[str, ...] = ("play",)
-    #: The view key holding the completed tricks of the deal, and the open trick's key.
-    TRICKS_KEY = "tricks"
-    TRICK_KEY = "trick"
 
     cards: tuple[str, ...] = ()
     aliases: Mapping[str, str] = {}
@@ -315,8 +274,6 @@ class CardEncoding(Encoding):
 
     def _common_layout(self) -> None:
         n, c = self.players, self.n_cards
-        self._decision_index = {d: i for i, d in enumerate(self.DECISIONS)}
-        self._trick_memo: dict[int, tuple[Mapping[str, Any], list[list[int] | None]]] = {}
         self.o_hand = self._field("hand", (c,), "1 for each card in the observer's hand")
         self.o_trick = self._field("trick", (n, c), "the open trick: row r has the card played by relative seat r")
         self.o_leader = self._field("trick_leader", (n,), "one-hot: relative seat that led the open trick")
@@ -331,85 +288,3 @@ class CardEncoding(Encoding):
         self.o_sizes = self._field("hand_sizes", (n,), "cards in each relative seat's hand (a count)")
         self.o_won = self._field("tricks_won", (n,), "tricks each relative seat won in this deal (a count)")
         self.o_scores = self._field("scores", (n,), "match score of each relative seat (raw, as scores() gives it)")
-
-    def _fill_common(self, obs: Observation, ones: list[int], at: list[int], values: list[float]) -> None:
-        n, ci = self.players, self.card_index
-        me = obs["seat"]
-        o = self.o_hand
-        for name in obs.get("hand") or ():
-            ones.append(o + ci[name])
-        trick = obs.get(self.TRICK_KEY)
-        if trick:
-            self._trick_cards(trick, self.o_trick, me, ones)
-            ones.append(self.o_leader + (trick["leader"] - me) % n)
-        tricks = obs.get(self.TRICKS_KEY)
-        if tricks:
-            memo = self._trick_memo
-            for t in tricks:
-                entry = memo.get(id(t))
-                if entry is None or entry[0] is not t:
-                    entry = self._remember(t)
-                rows = entry[1]
-                found = rows[me]
-                if found is None:
-                    found = rows[me] = self._played_indices(t, me)
-                ones.extend(found)
-        last = obs.get("last_trick")
-        if last:
-            self._trick_cards(last, self.o_last, me, ones)
-            ones.append(self.o_last_winner + (last["winner"] - me) % n)
-        mover = obs.get("to_move", -1)
-        if mover is not None and mover >= 0:
-            ones.append(self.o_to_move + (mover - me) % n)
-        d = self._decision_index.get(obs.get("decision", ""))
-        if d is not None:
-            ones.append(self.o_decision + d)
-        self._numbers(self.o_sizes, obs.get("hand_sizes"), me, at, values)
-        self._numbers(self.o_won, obs.get("tricks_won"), me, at, values)
-        self._numbers(self.o_scores, obs.get("scores"), me, at, values)
-
-    #: Completed tricks remembered (their view dicts are shared and never change, game.py).
-    MEMO_SIZE = 4096
-
-    def _remember(self, trick: Mapping[str, Any]) -> tuple[Mapping[str, Any], list[list[int] | None]]:
-        memo = self._trick_memo
-        if len(memo) >= self.MEMO_SIZE:
-            memo.clear()
-        entry: tuple[Mapping[str, Any], list[list[int] | None]] = (trick, [None] * self.players)
-        memo[id(trick)] = entry              # the entry holds the dict, so its id stays its own
-        return entry
-
-    def _played_indices(self, trick: Mapping[str, Any], me: int) -> list[int]:
-        """The ``played`` entries of one completed trick for observer ``me``."""
-        n, c, ci = self.players, self.n_cards, self.card_index
-        lead = trick["leader"] - me
-        o = self.o_played
-        return [o + (lead + i) % n * c + ci[name] for i, name in enumerate(trick["cards"])]
-
-    def _trick_cards(self, trick: Mapping[str, Any], offset: int, me: int, ones: list[int]) -> None:
-        n, c, ci = self.players, self.n_cards, self.card_index
-        lead = trick["leader"] - me
-        for i, name in enumerate(trick["cards"]):
-            ones.append(offset + (lead + i) % n * c + ci[name])
-
-    def _numbers(self, offset: int, numbers: Sequence[float] | None, me: int,
-                 at: list[int], values: list[float]) -> None:
-        """Per-seat numbers, rotated so that index 0 is the observer."""
-        if not numbers:
-            return
-        n = self.players
-        for s, v in enumerate(numbers):
-            if v:
-                at.append(offset + (s - me) % n)
-                values.append(float(v))
-
-    def _seat(self, offset: int, seat: int | None, me: int, ones: list[int]) -> None:
-        """A one-hot relative seat (nothing for None or a negative seat)."""
-        if seat is not None and seat >= 0:
-            ones.append(offset + (seat - me) % self.players)
-
-    def _card_set(self, offset: int, names: Iterable[str] | None, ones: list[int]) -> None:
-        if names:
-            ci = self.card_index
-            for name in names:
-                ones.append(offset + ci[name])

@@ -56,12 +56,6 @@ def _default_players(info: GameInfo) -> int:
     return 4 if 4 in info.players else info.players[0]
 
 
-def _variant_options(info: GameInfo, variant: str) -> dict[str, Any]:
-    """The option values a named variant fixes (``a+b``: flags a and b on, the others off)."""
-    on = set(variant.split("+")) if variant != "classic" else set()
-    return {spec.name: spec.name in on for spec in info.options if spec.type is bool}
-
-
 class TrickcoreGame(pyspiel.Game):  # type: ignore[misc]
     """One trickcore game configuration as a pyspiel game (a subclass per registered name)."""
 
@@ -256,7 +250,7 @@ def register() -> list[str]:
         info = get_game(game)
         _register_one(short_name(game), info, {}, f"trickcore {info.title}")
         for variant in info.variants:
-            _register_one(short_name(game, variant), info, _variant_options(info, variant),
+            _register_one(short_name(game, variant), info, info.variant_options(variant),
                           f"trickcore {info.title} ({variant})")
     return game_names()
 

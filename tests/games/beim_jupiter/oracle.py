@@ -1,5 +1,6 @@
 """A slow, obviously-correct reference of Beim Jupiter's trick rules, written from the rules text
-(rules 6.2-6.8 of docs/rules/beim_jupiter.md), not from the C code.
+(rules 6.2-6.8 of docs/rules/beim_jupiter.md), not from the C code; and of the end of a round
+(rules 7.2-8.1), the game module's Python implementation before the core took that rule over.
 
 Cards are described by the game's card *names* only ("R11", "Bgod", "JUP", "JUNO", "LAMB..."), so
 nothing here depends on the core's deck tables.  A move is (name, declaration) with declaration 0
@@ -7,7 +8,11 @@ or 15 for God cards and None otherwise."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from trickcore.games.beim_jupiter import Distribution, _suit_value, parse_bid
 
 
 @dataclass(frozen=True)
@@ -95,3 +100,66 @@ def winner_index(trick: list[tuple[OCard, int | None]], trump: str | None) -> in
 def trick_points(trick) -> int:
     """Rule 6.8: number cards count their value, everything else 0."""
     return sum(c.value for c, _d in trick if c.kind == "number")
+
+
+# ---- the end of a round (rules 7.2-8.1) ---------------------------------------------------------
+# The module's own Python implementation of the distribution until the core took the rule over
+# (tc_bj_distribute, csrc/src/distribute.c): kept here as the reference the core is tested against
+# (test_distribute_oracle.py).  Cards are names or anything ``suit_value`` maps to (suit, value).
+CATEGORY_ORDER = {"A": 0, "B": 1, "C": 2}
+
+
+def distribute(n: int, start: int, t: int, table: Mapping[int, Sequence[Any]], bids: Sequence[str],
+               colour: Sequence[Any], tricks: Sequence[int], points: Sequence[int],
+               suit_value: Callable[[Any], tuple[int, int]] = _suit_value) -> Distribution:
+    """The end-of-round distribution (rules 7.2-7.8, A-21..A-26) and the removal of count t (8.1),
+    with the arguments and the answer of ``trickcore.games.beim_jupiter.distribute``."""
+    cats: list[str | None] = []
+    parsed = [parse_bid(b) for b in bids]
+    for p in range(n):
+        bt, locked, zero = parsed[p]
+        if zero:
+            cats.append(None)
+        elif not locked:
+            cats.append("B")                                    # A-21
+        else:
+            cats.append("A" if tricks[p] == bt else "C")        # rule 7.3
+    # rule 7.4: C locks are lifted; the locked cards left are the A players' cards at T = k
+    locked_cards = {colour[p] for p in range(n) if cats[p] == "A"}
+    lying = {T: list(table[T]) for T in sorted(table)}           # by count: ``left`` lists them so
+    won: list[list[Any]] = [[] for _ in range(n)]
+    removed: list[Any] = []
+    zero_res: dict[int, bool] = {}
+    for p in range(n):                                          # rule 7.2
+        if parsed[p][2]:
+            zero_res[p] = tricks[p] == 0
+            (won[p] if tricks[p] == 0 else removed).append(colour[p])
+    claimants: dict[int, list[int]] = {}
+    for p in range(n):                                          # rules 7.5, 7.6
+        if cats[p] is not None and tricks[p] >= 1:
+            claimants.setdefault(tricks[p], []).append(p)
+    picks: list[tuple[int, int, Any]] = []
+    category = {p: cat for p, cat in enumerate(cats) if cat is not None}  # every claimant has one
+    for T in sorted(claimants):
+        # the claimants in order of category, then points, then seat order from the start player
+        # (each key is distinct: the seat order tells any two players apart)
+        order = [p for _key, p in sorted([((CATEGORY_ORDER[category[p]], -points[p], (p - start) % n), p)
+                                          for p in claimants[T]])]
+        cards = lying.get(T, [])
+        for p in order:                                         # rule 7.7, A-22, A-23, A-37
+            own = colour[p]
+            avail = [c for c in cards if c not in locked_cards or c == own]
+            if avail:
+                # the highest value, then an A player's own card, then the lower suit (no two
+                # cards share value and suit, so the keys are distinct)
+                best = max([(suit_value(c)[1], cats[p] == "A" and c == own, -suit_value(c)[0], c)
+                            for c in avail])[3]
+                cards.remove(best)
+                won[p].append(best)
+                picks.append((p, T, best))
+            if cats[p] == "A":
+                locked_cards.discard(own)
+    left = {T: cards for T, cards in lying.items() if cards}
+    after = {T: cards for T, cards in left.items() if T != t}
+    removed.extend(left.get(t, []))                             # rule 8.1
+    return Distribution(cats, picks, won, zero_res, left, removed, after, suit_value)

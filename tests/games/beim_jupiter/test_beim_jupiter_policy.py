@@ -1,4 +1,4 @@
-"""The heuristic policy (trickcore/policies/beim_jupiter.py): always legal, and clearly better than
+"""The heuristic policy (trickcore/games/beim_jupiter/policy.py): always legal, and clearly better than
 random play over a seeded set of games (one heuristic seat against random seats, seats rotated)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import trickcore
-from trickcore.policies import beim_jupiter as policy
+from trickcore.games.beim_jupiter import policy
 
 from .bj_helpers import new
 

@@ -1,4 +1,4 @@
-"""The heuristic policy (trickcore.policies.hattrick) against random play: one policy seat
+"""The heuristic policy (trickcore.games.hattrick.policy) against random play: one policy seat
 (rotating) among random seats over seeded one-game matches; the margin is the mean game
 score of the policy seat minus the mean of the random seats."""
 
@@ -9,7 +9,7 @@ import random
 import pytest
 
 import trickcore
-from trickcore.policies import hattrick as policy
+from trickcore.games.hattrick import policy
 
 
 def margin(n, deals, seed0=0):

@@ -91,7 +91,7 @@ def check_invariants(state, snap) -> None:
         if state._belle_holder is None:
             assert state._fast
     else:
-        sizes = [len(kj.bits(state._hands[s])) for s in range(n)]
+        sizes = [len(kj.bits(state.hands[s])) for s in range(n)]
         if n == 4:
             if state.trump is None:
                 assert sizes == [7 if s == state.dealer else 8 for s in range(4)]
@@ -286,7 +286,7 @@ def hidden_cards(state, seat: int) -> int:
             hidden |= state._hand_of(s)
         hidden |= state._packets[s]
     if n != 4:
-        hidden |= kj.mask_of(state._stack[1:])
+        hidden |= kj.mask_of(state.stack[1:])
     return hidden & ~known
 
 
@@ -355,7 +355,7 @@ def test_two_player_packet_unknown_even_to_its_owner():
 def test_dead_cards_never_revealed():
     for n in (2, 3):
         st = trickcore.new_game("klaberjass", n, {"first_dealer": 0}, 21)
-        dead = kj.names(kj.mask_of(st._stack[1:]))
+        dead = kj.names(kj.mask_of(st.stack[1:]))
         rng = random.Random(1)
         while st.deal_no == 0 and not st.is_terminal():
             st.apply_action(pick(st, rng))

@@ -9,7 +9,7 @@ import random
 import pytest
 
 import trickcore
-from trickcore.policies import klaberjass as policy
+from trickcore.games.klaberjass import policy
 
 
 def play_match(n: int, seed: int, heuristic: set[int]) -> trickcore.GameState:

@@ -54,7 +54,7 @@ def test_KJ_02_orgi_taken():
     assert st.trump == S("S") and st.declarer == 2
     assert st.observation(0)["trump_side"] == [0, 2]
     assert [(s, c) for _r, s, c in st.calls] == [(1, "pass"), (2, "take")]   # 3 and 0 not asked
-    assert st._hands[0] >> C("QS") & 1           # the dealer took the turned card
+    assert st.hands[0] >> C("QS") & 1           # the dealer took the turned card
     assert "QS" in st.observation(0)["hand"] and len(st.observation(0)["hand"]) == 8
     assert st.decision() == "meld"
     to_play(st)
@@ -112,11 +112,11 @@ def test_KJ_05_turned_card_is_a_club():
 
 def test_KJ_06_throw_in():
     st = new_state(4, 0, make_order(4, {}, 0, turned="7C"))
-    hands = list(st._hands)
+    hands = list(st.hands)
     play(st, *["pass"] * 8)
     assert st.deal_no == 1 and st.dealer == 0 and st.dice == [0, 0]
     assert st.results[-1]["throw_in"] and st.decision() == "take" and st.current_player() == 1
-    assert st._hands != hands                    # shuffled and dealt again
+    assert st.hands != hands                    # shuffled and dealt again
     assert st.calls == []
 
 
@@ -177,7 +177,7 @@ def test_KJ_27_a_three_player_deal():
     dead = cards("7H AD TC 7S 8H")
     trump = S("S")
     assert sum(kj.card_points(c, trump) for c in dead) == 21
-    in_hands = [c for s in range(3) for c in kj.bits(st._hands[s])]
+    in_hands = [c for s in range(3) for c in kj.bits(st.hands[s])]
     assert sum(kj.card_points(c, trump) for c in in_hands) == 131
     play(st, "declare", "declare", "pass")           # melds: 1, 2 declare; 0 passes
     assert st.declared[1] == [Meld(TERZ, kj.RK, S("C"))]
@@ -205,10 +205,10 @@ def test_KJ_29_two_player_deal_and_next_dealer():
     play(st, "exchange")
     assert "JD" in st.observation(0)["hand"] and st.observation(1)["stack_top"] == "7D"
     trump = S("D")
-    stack = st._stack
+    stack = st.stack
     assert stack[0] == C("7D")
     assert sum(kj.card_points(c, trump) for c in stack) == 27
-    held = [c for s in range(2) for c in kj.bits(st._hands[s])]
+    held = [c for s in range(2) for c in kj.bits(st.hands[s])]
     assert sum(kj.card_points(c, trump) for c in held) == 125
     success, steps = kj.deal_steps(2, 1, [71, 64], 1)
     assert not success and steps == [2, 0]

@@ -232,7 +232,7 @@ def test_action_text_roundtrip():
     for a in list(range(52)) + [sq.BID_BASE + c for c in range(52)] + [sq.DISCARD1_BASE + c for c in range(52)]:
         assert s.action_to_string(a) == sq.card_name(a % 64 if a < 256 else (a - 256) % 64)
     for a in (sq.TAKE, sq.HAND, sq.SOLO, sq.NULL):
-        assert s._parse(s.action_to_string(a)) == a and s._parse(s.action_to_string(a).lower()) == a
+        assert s._parse(s.action_to_string(a)) == a and s.string_to_action(s.action_to_string(a).lower()) == a
     for x in range(52):
         for y in range(x + 1, 52):
             pid = sq.pair_id(x, y)
@@ -240,7 +240,7 @@ def test_action_text_roundtrip():
             assert text == f"{sq.card_name(x)}+{sq.card_name(y)}"
             assert s._parse(text) == pid and s._parse(f"{sq.card_name(y)}+{sq.card_name(x)}") == pid
     assert s.decision() == "bid"   # card texts are bids now
-    assert s._parse("10h") == s._parse("TH") == sq.BID_BASE + sq.card_id("TH")
+    assert s.string_to_action("10h") == s._parse("TH") == sq.BID_BASE + sq.card_id("TH")
     for bad in (52, 255, 372, 399, 404, 511, sq.PAIR_BASE + 51 * 52 + 51, sq.PAIR_BASE + 3 * 52 + 3):
         with pytest.raises(ValueError):
             s.action_to_string(bad)

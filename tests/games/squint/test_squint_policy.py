@@ -1,4 +1,4 @@
-"""The heuristic policy (trickcore/policies/squint.py) against random play, seeded.
+"""The heuristic policy (trickcore/games/squint/policy.py) against random play, seeded.
 
 Two measures over the same seeded matches (5 deals each, the heuristic in one seat that
 rotates with the seed, the other four seats random):
@@ -14,7 +14,7 @@ import random
 import pytest
 
 from trickcore.games import new_game
-from trickcore.policies import squint as policy
+from trickcore.games.squint import policy
 
 OPTIONS = {"deal_limit": 5, "target_score": 0}
 N_MATCHES = 100

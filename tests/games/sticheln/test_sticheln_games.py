@@ -23,22 +23,22 @@ COL = S.COLOURS
 def check_invariants(state) -> None:
     n = state.num_players
     used = state.used
-    phase = state._phase
+    phase = state.phase
     if phase == "over":
         assert state.is_terminal() and state.current_player() == -1 and state.legal_actions() == ()
         return
     assert not state.is_terminal()
     laid = 0
     for s in range(n):
-        for c in state._laid[s]:
+        for c in state.laid[s]:
             assert not laid >> c & 1
             laid |= 1 << c
     places = [laid, state._aside]
-    k_now = [len(state._laid[s]) for s in range(n)]
+    k_now = [len(state.laid[s]) for s in range(n)]
     if phase == "layout":
-        places += state._hands
+        places += state.hands
         for s in range(n):
-            assert _core.cards_count(state._hands[s]) == state.hand_size - k_now[s]
+            assert _core.cards_count(state.hands[s]) == state.hand_size - k_now[s]
     else:
         tp = state._tp
         _leader, moves, _led, _open = tp.current_trick()

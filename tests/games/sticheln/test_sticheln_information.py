@@ -37,12 +37,12 @@ def unseen(state, seat):
     for t in range(n):
         if t == seat:
             continue
-        if state._phase == "layout":
-            out |= state._hands[t]
-        elif state._phase == "play":
+        if state.phase == "layout":
+            out |= state.hands[t]
+        elif state.phase == "play":
             out |= state._tp.hand(t)
-        if not state._revealed:
-            for c in state._laid[t]:
+        if not state.revealed:
+            for c in state.laid[t]:
                 out |= 1 << c
     return out
 
@@ -121,7 +121,7 @@ def test_observation_independent_of_unseen_cards(monkeypatch, n, ruleset):
     checkpoints = set(rng.sample(range(total // 2), 4)) | {1, n - 1, n + 3}
     k = 0
     while not state.is_terminal():
-        if k in checkpoints or (state._phase == "colour"):
+        if k in checkpoints or (state.phase == "colour"):
             for seat in range(n):
                 check_position(monkeypatch, state, seat, rng)
         state.apply_action(rng.choice(state.legal_actions()))
@@ -168,7 +168,7 @@ def test_colour_choice_hidden_until_all_chose(ruleset):
         rng = random.Random(seed)
         while state.decision() != "colour":
             state.apply_action(rng.choice(state.legal_actions()))
-        choosers = list(state._order)
+        choosers = list(state.asked)
         assert choosers == [s for s in range(5) if state._tp.won(s)]
         for s in range(5):
             obs = state.observation(s)

@@ -1,4 +1,4 @@
-"""The heuristic policy (trickcore.policies.sticheln) against random play: one policy seat
+"""The heuristic policy (trickcore.games.sticheln.policy) against random play: one policy seat
 (rotating) among random seats over a seeded set of one-round games; the margin is the mean
 round score of the policy seat minus the mean of the random seats."""
 
@@ -10,7 +10,7 @@ import pytest
 
 import trickcore
 from trickcore.games import sticheln as S
-from trickcore.policies import sticheln as policy
+from trickcore.games.sticheln import policy
 
 RULESETS = trickcore.get_game("sticheln").variants
 

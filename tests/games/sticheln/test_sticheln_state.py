@@ -210,14 +210,14 @@ def test_bad_actions_every_decision():
                 other = (seat + 1) % 3
                 # another seat's card, in every form
                 if kind in ("play", "layout"):
-                    hand = state._tp.hand(other) if kind == "play" else state._hands[other]
+                    hand = state._tp.hand(other) if kind == "play" else state.hands[other]
                     c = _core.cards_list(hand)[0]
                     msg = assert_rejected(state, S.DECK.names[c])
                     assert "legal" in msg
                     assert_rejected(state, c)
                     assert_rejected(state, S.LAYOUT + c)
                 if kind == "layout":
-                    own = _core.cards_list(state._hands[seat])[0]
+                    own = _core.cards_list(state.hands[seat])[0]
                     assert_rejected(state, own)  # a card play id during the layout decision
                 if kind == "play":
                     assert_rejected(state, S.LAYOUT + legal[0])  # a layout id during play

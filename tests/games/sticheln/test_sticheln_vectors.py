@@ -195,12 +195,12 @@ def test_ST_25_counts(n, opts, cards, hand, aside, tricks):
     obs = state.observation(0)
     assert obs["hand_sizes"] == [hand] * n and obs["aside"] == aside
     assert _core.cards_count(state._aside) == aside
-    assert sum(_core.cards_count(h) for h in state._hands) + aside == cards
-    while state._phase == "layout":
+    assert sum(_core.cards_count(h) for h in state.hands) + aside == cards
+    while state.phase == "layout":
         state.apply_action(state.legal_actions()[0])
     assert state._tp.tricks_left == tricks
     k = 0 if opts.get("verspaetet") else (2 if opts.get("verschaerft") else 1)
-    assert all(len(laid) == k for laid in state._laid)
+    assert all(len(laid) == k for laid in state.laid)
 
 
 def test_ST_26_rotation():
