@@ -45,15 +45,17 @@ SUMMARIES = [("klaberjass", 2, "deal_end"), ("beim-jupiter", 3, "round_end"), ("
 @pytest.mark.parametrize("name,players,kind", SUMMARIES)
 def test_summary_events_are_merged_when_read_and_read_the_same_from_copies(name, players, kind):
     """A deal's summary is kept by the game (``results``, ``last_round``) and recorded as the
-    event ``{"type": kind, **summary}`` (GameState._event_of), merged only when read."""
+    event ``{"type": kind, **summary}`` (GameState._event_of), merged (and written out from what
+    the game keeps, for Klaberjass and Beim Jupiter) only when read."""
     state = recording(name, players, 5)
     rng = random.Random(5)
     deal = state.deal_number()
     while state.deal_number() == deal:
         state.apply_action(rng.choice(state.legal_actions()))
     pending = [entry[1] for entry in state._events if entry[0] is _LATER]
-    assert [kind_ for _vis, kind_, _data in pending] == [kind]
-    summary = pending[0][2]
+    assert [kind_ for _vis, kind_, _data, _write in pending] == [kind]
+    _vis, _kind, data, write = pending[0]
+    summary = data if write is None else write(data)
     clone, restored = state.clone(), pickle.loads(pickle.dumps(state))
     events, _ = state.events_since(0)
     assert not any(entry[0] is _LATER for entry in state._events)

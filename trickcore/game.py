@@ -91,11 +91,12 @@ _LATER = _Later()
 _ONE_SEAT = tuple(frozenset((seat,)) for seat in range(8))
 #: An entry of the event list: (visibility, event); (_PLAYS, (phase, from trick, from card, to
 #: trick, to card)) for card plays, (_HANDS, (kind, names, hands)) for a deal's hands, or
-#: (_LATER, (visibility, kind, data)) for ``{"type": kind, **data}``, all expanded into events
+#: (_LATER, (visibility, kind, data, write)) for ``{"type": kind, **data}`` (``**write(data)`` with
+#: a ``write``), all expanded into events
 #: when the events are read (``_expand_plays``).
 _Entry = (tuple[Visibility, Event] | tuple[_Plays, tuple[TrickPhase, int, int, int, int]]
           | tuple[_Hands, tuple[str, Callable[[int], list[str]], tuple[int, ...]]]
-          | tuple[_Later, tuple[Visibility, str, Event]])
+          | tuple[_Later, tuple[Visibility, str, Any, Callable[[Any], Event] | None]])
 
 __all__ = ["TERMINAL", "Action", "CardFace", "Event", "GameConfigError", "GameInfo", "GameState",
            "IllegalActionError", "Observation", "OptionSpec", "Options", "Record", "Seat", "ShownCards",
@@ -338,9 +339,11 @@ class GameState(StateCore):
     # drawn for, and how to replay its current deal from a fresh game (first action index of the
     # deal, constructor keywords that force the deal; None where nothing was hidden) — what tests
     # use to prove a world is reachable.
-    _is_world: bool
-    _world_of: Seat | None
-    _world_replay: tuple[int, dict[str, Any]] | None
+    # Class-level defaults, set on a world's own attributes only: a state keeps fewer attributes of
+    # its own (CPython 3.11 shares the keys of instance dicts of at most 30 attributes).
+    _is_world: bool = False
+    _world_of: Seat | None = None
+    _world_replay: tuple[int, dict[str, Any]] | None = None
 
     def __init__(self, num_players: int, options: dict[str, Any] | None = None, seed: int = 0):
         info = self.info
@@ -352,9 +355,6 @@ class GameState(StateCore):
         self.options = info.resolve_options(options, num_players)
         self.seed = seed
         self._actions = ActionLog()
-        self._is_world = False
-        self._world_of = None
-        self._world_replay = None
         self._events: list[_Entry] = []
         # The trick phase that ended last: last_trick() reads its final trick when asked (a
         # finished phase never changes, so it is kept rather than described at every deal's end).
@@ -644,13 +644,15 @@ class GameState(StateCore):
         dictionary of them and a second one for ``**data`` on top of the event itself."""
         self._event({"type": kind, **data}, visible_to)
 
-    def _event_of(self, kind: str, data: Event, visible_to: Iterable[int] | None = None) -> None:
+    def _event_of(self, kind: str, data: Any, visible_to: Iterable[int] | None = None,
+                  write: Callable[[Any], Event] | None = None) -> None:
         """``_event({"type": kind, **data}, visible_to)`` for a summary: one the game keeps as well
-        (Squint's deal result in ``results``), or one it writes out for the event from what it
-        keeps in another form (Klaberjass's deals, Beim Jupiter's rounds).  The event is merged
-        only when the events are read, so the dict is never copied before that.  ``data`` must
-        not change afterwards."""
-        self._append_entry((_LATER, (None if visible_to is None else _visibility(visible_to), kind, data)))
+        (Squint's deal result in ``results``), or, with ``write``, one the game keeps in another
+        form (Klaberjass's deals, Beim Jupiter's rounds), whose event is ``{"type": kind,
+        **write(data)}``.  Either is merged (and written) only when the events are read, so a loop
+        that never reads them pays nothing for the summary.  ``data`` must not change afterwards;
+        ``write`` must pickle (a module-level function)."""
+        self._append_entry((_LATER, (None if visible_to is None else _visibility(visible_to), kind, data, write)))
 
     def _emit_hands(self, kind: str, hands: Sequence[int], names: Callable[[int], list[str]]) -> None:
         """Record the events that show each seat its dealt hand (``hands[seat]``, a card mask):
@@ -701,8 +703,8 @@ class GameState(StateCore):
                 tail.extend([(_ONE_SEAT[seat], {"type": kind, "seat": seat, "cards": names(hand)})
                              for seat, hand in enumerate(hands)])
             elif mark is _LATER:
-                vis, kind, data = cast(tuple[Visibility, str, Event], entry[1])
-                tail.append((vis, {"type": kind, **data}))
+                vis, kind, data, write = cast(tuple[Visibility, str, Any, Any], entry[1])
+                tail.append((vis, {"type": kind, **(data if write is None else write(data))}))
             else:
                 tail.append(entry)
         events[first:] = tail

@@ -568,7 +568,7 @@ class BeimJupiterState(GameState):
         # with new ones rather than changing them
         self._round_end = (self.round, k, pts, self.bids, colour, res, self.victory,
                            [len(pile) for pile in self.victory], d)
-        self._event_of("round_end", _round_summary(self._round_end))
+        self._event_of("round_end", self._round_end, write=_round_summary)
         if self.round == ROUNDS:                                 # rule 8.4
             self.phase = "over"
             self._event({"type": "game_end", "scores": self.scores(), "ranks": self.ranks()})

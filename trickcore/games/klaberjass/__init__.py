@@ -569,7 +569,7 @@ class KlaberjassState(GameState):
         # changed, so the entry keeps it as it is
         self._results.append((_DEAL_END, self.deal_no, old_dealer, trump, self.declarer, self.mult, pts, success,
                               steps, self.dice, self.dealer))
-        self._event_of("deal_end", _deal_summary(self._results[-1]))
+        self._event_of("deal_end", self._results[-1], write=_deal_summary)
         self.deal_no += 1
         self._next_deal_or_end()
 
