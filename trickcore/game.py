@@ -552,14 +552,27 @@ class GameState(StateCore):
     def string_to_action(self, text: str) -> Action:
         if not isinstance(text, str):
             raise IllegalActionError(f"an action is an int or a string, not {type(text).__name__}")
+        # Any case is accepted (docs/notation.md), folded here and nowhere else: a game's parser
+        # is given the text stripped and in upper case (the built-in games keep their notation's
+        # tables in upper case), then as written, and a text that matches a legal action's but
+        # for case is that action.
+        written = text.strip()
         try:
-            # Any case is accepted (docs/notation.md), folded here and nowhere else: a game's
-            # parser reads the text stripped and in upper case.
-            return self._parse(text.strip().upper())
+            return self._parse(written.upper())
         except (ValueError, KeyError, IndexError) as exc:
-            raise IllegalActionError(
-                f"{text!r} is not a {self.info.name} action ({exc}); legal now: "
-                f"{' '.join(self.legal_action_strings())}") from None
+            error: Exception = exc
+        if written != written.upper():
+            try:
+                return self._parse(written)
+            except (ValueError, KeyError, IndexError):
+                pass
+        folded = written.casefold()
+        for action in self.legal_actions():
+            if self.action_to_string(action).casefold() == folded:
+                return action
+        raise IllegalActionError(
+            f"{text!r} is not a {self.info.name} action ({error}); legal now: "
+            f"{' '.join(self.legal_action_strings())}") from None
 
     def _apply_slow(self, action: Action | str, seat: Seat | None) -> None:
         """The checked path of apply_action: parse, check turn and legality, apply."""

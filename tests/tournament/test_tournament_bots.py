@@ -82,21 +82,21 @@ def test_sdk_rejects_bad_declarations():
 
 @pytest.fixture
 def toy_policy(monkeypatch):
-    """A game toy-tricks registered with a policy module, as another team's package would."""
+    """A game toy-heuristic registered with a policy module, as another team's package would."""
     from trickcore.game import GameInfo
     from trickcore.games import register, unregister
 
-    module = types.ModuleType("toy_tricks_policy")
+    module = types.ModuleType("toy_heuristic_policy")
     module.choose = lambda observation, legal: sorted(legal)[-1]
-    monkeypatch.setitem(sys.modules, "toy_tricks_policy", module)
-    register(GameInfo(name="toy-tricks", title="Toy tricks", players=(2,), options=(), factory=lambda *args: None,
-                      policy="toy_tricks_policy:choose"))
+    monkeypatch.setitem(sys.modules, "toy_heuristic_policy", module)
+    register(GameInfo(name="toy-heuristic", title="Toy heuristic", players=(2,), options=(), factory=lambda *args: None,
+                      policy="toy_heuristic_policy:choose"))
     yield module
-    unregister("toy-tricks")
+    unregister("toy-heuristic")
 
 
 def test_heuristic_uses_the_game_policy(toy_policy):
-    got = converse(heuristic_bot.HeuristicBot(), ["trickcore 1", 'newgame {"game":"toy-tricks"}',
+    got = converse(heuristic_bot.HeuristicBot(), ["trickcore 1", 'newgame {"game":"toy-heuristic"}',
                                                   request(1, ["A1", "B3", "A2"])])
     assert got[-1] == "action 1 B3"
 
@@ -105,7 +105,7 @@ def test_heuristic_passes_a_seeded_rng_to_policies_that_take_one(toy_policy):
     toy_policy.choose = lambda observation, legal, rng: rng.choice(legal)
 
     def play() -> list[str]:
-        lines = ['newgame {"game":"toy-tricks","seat":2}'] + [request(i, [str(k) for k in range(50)])
+        lines = ['newgame {"game":"toy-heuristic","seat":2}'] + [request(i, [str(k) for k in range(50)])
                                                              for i in range(1, 6)]
         return converse(heuristic_bot.HeuristicBot(), lines)
 
@@ -116,7 +116,7 @@ def test_heuristic_passes_a_seeded_rng_to_policies_that_take_one(toy_policy):
 def test_heuristic_falls_back_to_random(toy_policy, capsys):
     assert heuristic_bot.load_policy("no-such-game") is None
     toy_policy.choose = lambda observation, legal: "not legal"
-    got = converse(heuristic_bot.HeuristicBot(), ['newgame {"game":"toy-tricks"}', request(1, ["A1", "B3"])])
+    got = converse(heuristic_bot.HeuristicBot(), ['newgame {"game":"toy-heuristic"}', request(1, ["A1", "B3"])])
     assert got[-1] in ("action 1 A1", "action 1 B3")
     assert "policy chose 'not legal'" in capsys.readouterr().err
 
