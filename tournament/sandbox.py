@@ -15,8 +15,9 @@ stranger; the organiser, the runner and the machine are trusted.  A sandboxed bo
   session (no terminal to push keystrokes into);
 * gets an environment built from a short allowlist plus its own ``env``, never the
   organiser's;
-* runs under rlimits: address space per process, processes and threads, open files, file size.
-  When the organiser is root, the bot also runs under an unprivileged user id of its own
+* runs under rlimits: processes and threads, open files, file size -- but none on address
+  space, which a JVM, Node or .NET reserves far beyond what it touches: the memory a bot holds is
+  counted by the runner (MemoryWatch, below).  When the organiser is root, the bot also runs under an unprivileged user id of its own
   (a process limit does not apply to root, and root could read files it should not).
 
 bubblewrap (``bwrap``, the sandbox Flatpak uses) does the namespaces and mounts; it sets no
@@ -376,7 +377,9 @@ def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable
     args += ["--chdir", workdir]
     if seccomp_fd is not None:
         args += ["--seccomp", str(seccomp_fd)]
-    limits = {"--as": _mib(settings.memory_mb), "--nproc": settings.processes, "--nofile": settings.open_files,
+    # No --as: an address-space limit refuses runtimes that reserve more than they use (a JVM's
+    # heap, code cache and class space; V8's pointer cage), so memory_mb is the runner's count.
+    limits = {"--nproc": settings.processes, "--nofile": settings.open_files,
               "--fsize": _mib(settings.file_size_mb), "--core": 0}
     launcher = [_util("prlimit"), *(f"{k}={v}" for k, v in limits.items() if v >= 0 and (v or k == "--core"))]
     if uid is not None:

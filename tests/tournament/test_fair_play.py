@@ -556,9 +556,10 @@ def test_memory_limit_stops_a_memory_hog(gauntlet):
         [fault] = [f for f in rec["faults"] if f["seat"] == seat]
         assert fault["class"] == "limit" and "memory_mb = 256" in fault["detail"], fault
         assert seat in rec["forfeited"]
+        # The runner's own count stopped it, not a message of the bot's.
+        assert "the runner stopped it" in fault["detail"], fault
     reps = run.report("memory_hog", "memory_hog")
-    assert reps[0]["lift_limit"] != "ok", reps  # the limit is a hard one
-    assert reps[-1] == {"attack": "memory_hog", "allocated": False}
+    assert reps and {"attack": "memory_hog", "allocated": True} not in reps, reps
 
 
 def test_memory_limit_bounds_the_bot_not_each_process(gauntlet):
