@@ -73,6 +73,8 @@ def play_one(tmp_path: Path, command: list[str], cwd: Path | None = None) -> dic
         seat = rec["bots"].index("runtime")
         assert rec["status"] == "played"
         assert not rec["faults"] and not rec["forfeited"], (rec["faults"], rec.get("stderr"))
+        # The bot itself made its decisions (no stand-in for a forfeited seat).
+        assert any(a["seat"] == seat and a["by"] == "bot" for a in rec["actions"]), rec["actions"]
     return records[0]
 
 
@@ -97,7 +99,8 @@ def test_a_node_bot_plays_under_the_default_limits(sandbox, tmp_path):
 
 
 def test_a_c_bot_plays_under_the_default_limits(sandbox, tmp_path):
-    cc = next((shutil.which(c) for c in (os.environ.get("CC"), "cc", "gcc", "clang") if c and shutil.which(c)), None)
+    names = (os.environ.get("CC"), "cc", "gcc", "clang")
+    cc = next((shutil.which(c) for c in names if c and shutil.which(c)), None)
     if cc is None:
         pytest.skip("no C compiler on this machine")
     folder = readable_folder(tmp_path)
