@@ -30,8 +30,12 @@ import termios
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from tournament.config import SandboxSettings
+
+if TYPE_CHECKING:
+    from tournament.sandbox import Held
 
 # Every live process, so that Ctrl-C or interpreter exit kills them all.
 _LIVE: set[BotProcess] = set()
@@ -135,7 +139,8 @@ class BotProcess:
         if self.sandbox is not None and self.sandbox.memory_mb > 0:
             from tournament.sandbox import MEMORY_WATCH
 
-            MEMORY_WATCH.watch(self.pid, self.sandbox.memory_mb << 20, self._over_memory)
+            MEMORY_WATCH.watch(self.pid, self.sandbox.memory_mb << 20, self._over_memory,
+                               memfd_bound=self.sandbox.file_size_mb << 20)
         with _LIVE_LOCK:
             _LIVE.add(self)
         assert self.proc.stdout is not None and self.proc.stdin is not None  # both are pipes (_popen_on)
@@ -398,10 +403,10 @@ class BotProcess:
             pass
         self.kill()
 
-    def _over_memory(self, held: int) -> None:
+    def _over_memory(self, held: Held) -> None:
         assert self.sandbox is not None
-        self.limit_hit = (f"memory_mb = {self.sandbox.memory_mb} (its processes held {held >> 20} MiB together; "
-                          f"the runner stopped it)")
+        self.limit_hit = (f"memory_mb = {self.sandbox.memory_mb} (the runner counted {held.describe()}, "
+                          f"and stopped it)")
         try:
             os.killpg(self.pid, signal.SIGKILL)  # the sandbox's bwrap: its PID namespace ends with it
         except (ProcessLookupError, PermissionError):

@@ -16,9 +16,10 @@ stranger; the organiser, the runner and the machine are trusted.  A sandboxed bo
 * gets an environment built from a short allowlist plus its own ``env``, never the
   organiser's;
 * runs under rlimits: processes and threads, open files, file size -- but none on address
-  space, which a JVM, Node or .NET reserves far beyond what it touches: the memory a bot holds is
-  counted by the runner (MemoryWatch, below).  When the organiser is root, the bot also runs under an unprivileged user id of its own
-  (a process limit does not apply to root, and root could read files it should not).
+  space, which a JVM, Node or .NET reserves far beyond what it touches: the memory a bot holds
+  is counted by the runner (MemoryWatch, below).  When the organiser is root, the bot also runs
+  under an unprivileged user id of its own (a process limit does not apply to root, and root
+  could read files it should not).
 
 bubblewrap (``bwrap``, the sandbox Flatpak uses) does the namespaces and mounts; it sets no
 resource limits, so util-linux's ``prlimit`` started inside the sandbox sets them, and
@@ -435,33 +436,18 @@ def probe(settings: SandboxSettings) -> None:
 
 # ---- naming the limit a crashed bot hit ---------------------------------------------------
 
-# What runtimes print when a limit refuses them, by limit; checked in the tail of a crashed bot's
-# stderr.  A bot could print these to have its own crash called a limit fault: that changes
-# nothing for anyone else (both are the bot's own faults).
-_LIMIT_SIGNS = (
-    ("memory_mb", re.compile(r"MemoryError|std::bad_alloc|Cannot allocate memory|out of memory|"
-                             r"OutOfMemoryError|failed to allocate|memory allocation failed|ENOMEM",
-                             re.IGNORECASE)),
-    ("processes", re.compile(r"can't start new thread|Resource temporarily unavailable|EAGAIN|"
-                             r"pthread_create failed|fork: retry|unable to create (native|new) thread",
-                             re.IGNORECASE)),
-    ("open_files", re.compile(r"Too many open files|EMFILE", re.IGNORECASE)),
-    ("file_size_mb", re.compile(r"File too large|EFBIG", re.IGNORECASE)),
-    ("scratch_mb", re.compile(r"No space left on device|ENOSPC", re.IGNORECASE)),
-)
-
-
-def limit_hit(settings: SandboxSettings, stderr_tail: str, exit_signal: int | None) -> str | None:
-    """The limit a crashed bot evidently hit, as ``"memory_mb = 1024"``, or None."""
+def exit_cause(settings: SandboxSettings, exit_signal: int | None) -> str | None:
+    """The limit the kernel evidently enforced on a bot that ended, as ``"file_size_mb = 64"``,
+    or None.  Only what the kernel reports counts: a bot's own words on stderr never do (a bot
+    could write them to dress a crash up).  The runner's own stops (memory_mb) are recorded
+    where it stops the bot (BotProcess.limit_hit)."""
     import signal
 
-    values = dataclasses.asdict(settings)
-    if exit_signal == signal.SIGXFSZ:
-        return f"file_size_mb = {values['file_size_mb']}"
-    tail = stderr_tail[-4000:]
-    for key, sign in _LIMIT_SIGNS:
-        if values.get(key) and sign.search(tail):
-            return f"{key} = {values[key]}"
+    if exit_signal == signal.SIGXFSZ and settings.file_size_mb:
+        # The kernel's signal for a write past RLIMIT_FSIZE.  bwrap reports its bot's death by a
+        # signal as exit status 128 + the signal, which a bot could also exit with: either way
+        # the bot ended itself, so nothing is gained by faking it.
+        return f"file_size_mb = {settings.file_size_mb} (killed by SIGXFSZ, a write past it)"
     return None
 
 
@@ -483,12 +469,48 @@ def unsandboxed_notice(config: TournamentConfig) -> str | None:
 
 # ---- memory of a bot as a whole -------------------------------------------------------------
 
-# memory_mb caps each process's address space (RLIMIT_AS), which stops a single process at once
-# but lets a bot that forks hold memory_mb in each of its processes.  So one thread of the
-# runner also adds up, a few times a second, the memory every sandbox's processes hold together
-# (their proportional set sizes: a page shared by n processes counts 1/n in each) and kills a
-# sandbox that holds more than memory_mb.  Between two looks a bot may exceed it briefly.
-WATCH_INTERVAL_S = 0.25
+# memory_mb bounds all the memory a bot holds, in all its processes together, and the runner
+# counts it: without a cgroup of its own to give each bot (see [sandbox] in docs/tournament.md),
+# nothing in the kernel counts a bot's processes as one, and a limit on each process's address
+# space refuses runtimes that reserve far more than they touch.  One thread of the runner adds
+# up, ten times a second, for each sandbox:
+#
+# * what its processes map, as proportional set sizes (a page shared by n processes counts 1/n
+#   in each) without the shared-memory part, which is counted whole below;
+# * every shared-memory object its processes hold, open or mapped, counted once at the size it
+#   holds in memory: memfd files (which a bot can write without ever mapping them) and shared
+#   anonymous mappings.  Where the runner may not look at an object it only sees mapped (its
+#   map_files link needs CAP_SYS_ADMIN: an unprivileged organiser), the object counts at the
+#   most it can hold: file_size_mb for a memfd (RLIMIT_FSIZE bounds its size), the mapping's
+#   length for a shared anonymous mapping;
+# * what its /tmp and /dev/shm hold (tmpfs: memory too), as that mount's own count of blocks.
+#
+# SysV shared memory, which would live in the sandbox's IPC namespace without any process
+# holding it, is refused by the seccomp filter, and so are new namespaces (a bot in a user
+# namespace of its own could mount a tmpfs the runner does not count).  A sandbox that holds
+# more than memory_mb is killed, and the runner records that it did so: the cause of a bot's
+# end is never read from what the bot wrote.  Between two looks a bot may exceed the limit for
+# up to a tenth of a second.
+WATCH_INTERVAL_S = 0.1
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+@dataclasses.dataclass(frozen=True)
+class Held:
+    """The memory a sandbox holds, by kind, in bytes."""
+
+    mapped: int = 0  # proportional set sizes, without shared memory
+    shared: int = 0  # memfd files and shared anonymous memory, each object once
+    scratch: int = 0  # its /tmp and /dev/shm
+
+    @property
+    def total(self) -> int:
+        return self.mapped + self.shared + self.scratch
+
+    def describe(self) -> str:
+        return (f"{self.total >> 20} MiB: {self.mapped >> 20} MiB mapped, {self.shared >> 20} MiB in memory files "
+                f"and shared memory, {self.scratch >> 20} MiB in /tmp and /dev/shm")
 
 
 class MemoryWatch:
@@ -501,14 +523,16 @@ class MemoryWatch:
 
     def _reset(self) -> None:
         self._lock = threading.Lock()
-        self._watched: dict[int, tuple[int, Callable[[int], None]]] = {}  # bwrap pid -> (limit, over)
+        # bwrap pid -> (limit, memfd bound, over)
+        self._watched: dict[int, tuple[int, int, Callable[[Held], None]]] = {}
         self._thread: threading.Thread | None = None
 
-    def watch(self, pid: int, limit_bytes: int, over: Callable[[int], None]) -> None:
-        """Call ``over(bytes held)`` once, from the watch thread, when the processes of the
-        sandbox whose bwrap is ``pid`` hold more than ``limit_bytes`` together."""
+    def watch(self, pid: int, limit_bytes: int, over: Callable[[Held], None], memfd_bound: int = 0) -> None:
+        """Call ``over(held)`` once, from the watch thread, when the sandbox whose bwrap is
+        ``pid`` holds more than ``limit_bytes``.  ``memfd_bound`` is the most a memfd file can
+        hold (file_size_mb), for one the runner cannot measure."""
         with self._lock:
-            self._watched[pid] = (limit_bytes, over)
+            self._watched[pid] = (limit_bytes, memfd_bound, over)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="sandbox-memory", daemon=True)
                 self._thread.start()
@@ -522,9 +546,9 @@ class MemoryWatch:
             time.sleep(WATCH_INTERVAL_S)
             with self._lock:
                 watched = list(self._watched.items())
-            for pid, (limit, over) in watched:
-                held = tree_memory(pid)
-                if held > limit:
+            for pid, (limit, memfd_bound, over) in watched:
+                held = sandbox_memory(pid, memfd_bound)
+                if held.total > limit:
                     self.forget(pid)
                     over(held)
 
@@ -540,21 +564,110 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def tree_memory(pid: int) -> int:
-    """Bytes that ``pid`` and all its descendants hold (sum of proportional set sizes)."""
-    total, todo = 0, [pid]
+def _tree(pid: int) -> list[int]:
+    """``pid`` and all its descendants, parents before children."""
+    found, todo = [], [pid]
     while todo:
-        p = todo.pop()
+        p = todo.pop(0)
+        found.append(p)
         todo.extend(_children(p))
+    return found
+
+
+def _unshared_pss(pid: int) -> int:
+    """Proportional set size of ``pid`` without its shared-memory pages (counted whole apart)."""
+    pss = shmem = 0
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as fh:
+            for line in fh:
+                if line.startswith("Pss:"):
+                    pss = int(line.split()[1]) * 1024
+                elif line.startswith("Pss_Shmem:"):  # Linux 5.8 and later; before, shmem counts twice
+                    shmem = int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return max(pss - shmem, 0)
+
+
+def _is_memfd(target: str) -> bool:
+    return target.startswith("/memfd:")
+
+
+def _shared_objects(pid: int, memfd_bound: int, seen: dict[tuple[int, int], int]) -> None:
+    """Add to ``seen`` ((device, inode) -> bytes) the memfd files and shared anonymous memory
+    ``pid`` holds open or mapped."""
+    fd_dir = f"/proc/{pid}/fd"
+    try:
+        fds = os.listdir(fd_dir)
+    except OSError:
+        fds = []
+    for fd in fds:
         try:
-            with open(f"/proc/{p}/smaps_rollup") as fh:
-                for line in fh:
-                    if line.startswith("Pss:"):
-                        total += int(line.split()[1]) * 1024
-                        break
-        except (OSError, ValueError):
-            pass
-    return total
+            if not _is_memfd(os.readlink(f"{fd_dir}/{fd}")):
+                continue
+            st = os.stat(f"{fd_dir}/{fd}")
+        except OSError:
+            continue  # closed meanwhile
+        seen[(st.st_dev, st.st_ino)] = st.st_blocks * 512
+    try:
+        with open(f"/proc/{pid}/maps") as fh:
+            maps = fh.read().splitlines()
+    except OSError:
+        return
+    for line in maps:
+        # start-end perms offset major:minor inode path
+        parts = line.split(None, 5)
+        if len(parts) < 6:
+            continue
+        path = parts[5]
+        memfd = _is_memfd(path)
+        # A shared anonymous mapping shows as the deleted /dev/zero (SysV segments as /SYSV...).
+        anon_shared = parts[1][3] == "s" and path.startswith(("/dev/zero", "/SYSV"))
+        if not (memfd or anon_shared):
+            continue
+        major, minor = (int(x, 16) for x in parts[3].split(":"))
+        key = (os.makedev(major, minor), int(parts[4]))
+        if key in seen:
+            continue
+        start, end = (int(x, 16) for x in parts[0].split("-"))
+        try:
+            st = os.stat(f"/proc/{pid}/map_files/{parts[0]}")
+            seen[key] = st.st_blocks * 512
+        except OSError:
+            # Not ours to look at (an unprivileged runner): the most the object can hold.
+            seen[key] = memfd_bound if memfd and memfd_bound else end - start
+
+
+def _scratch_used(pid: int) -> int:
+    """What the sandbox's /tmp and /dev/shm hold, seen through the root of its process ``pid``
+    (its init: a bot cannot change what that process sees)."""
+    try:
+        root, mine = os.stat(f"/proc/{pid}/root"), os.stat("/")
+    except OSError:
+        return 0
+    if (root.st_dev, root.st_ino) == (mine.st_dev, mine.st_ino):
+        return 0  # bwrap is still setting the sandbox up: its /tmp is not mounted yet
+    used = 0
+    for mount in (SCRATCH, "/dev/shm"):
+        try:
+            st = os.statvfs(f"/proc/{pid}/root{mount}")
+        except OSError:
+            continue
+        used += (st.f_blocks - st.f_bfree) * st.f_frsize
+    return used
+
+
+def sandbox_memory(pid: int, memfd_bound: int = 0) -> Held:
+    """What the sandbox whose bwrap is ``pid`` holds (see above)."""
+    tree = _tree(pid)
+    objects: dict[tuple[int, int], int] = {}
+    mapped = 0
+    for p in tree:
+        mapped += _unshared_pss(p)
+        _shared_objects(p, memfd_bound, objects)
+    # bwrap's first child is the sandbox's init, inside its mounts.
+    scratch = _scratch_used(tree[1]) if len(tree) > 1 else 0
+    return Held(mapped, sum(objects.values()), scratch)
 
 
 MEMORY_WATCH = MemoryWatch()

@@ -295,6 +295,9 @@ def gauntlet(sandbox, arenas) -> Gauntlet:
             sandbox={"network": True}),
         bot(arena, "memory_hog", "memory_hog", sandbox={"memory_mb": 256}),
         bot(arena, "memory_splitter", "memory_splitter", "--split", 8, "--total", 1024, sandbox={"memory_mb": 256}),
+        bot(arena, "memfd_hog", "memfd_hog", "--total", 512, "--each", 32, sandbox={"memory_mb": 256}),
+        bot(arena, "tmpfs_hog", "tmpfs_hog", "--each", 120, sandbox={"memory_mb": 128, "scratch_mb": 128}),
+        bot(arena, "limit_liar", "limit_liar"),
         bot(arena, "fork_bomb", "fork_bomb", "--count", 200, "--sleep", 3, sandbox={"processes": 16}),
         bot(arena, "escaper", "escaper", "--marker", marker, "--file", arena / f"escaped-{marker}"),
         bot(arena, "scribbler", "scribbler", "--token", token, "--run-folder", arena / "out", "--file-mb", 4,
@@ -312,8 +315,8 @@ def test_gauntlet_games_are_intact(gauntlet):
     """Whatever the cheaters tried, every game was played and the victim never faulted; only
     the memory hog, which dies of its own limit, has faults (and the stdin thief, which can
     only steal its own requests, when the organiser is not root)."""
-    assert_intact(gauntlet.run, faulty=("memory_hog", "memory_splitter") if ROOT_ORGANISER
-                  else ("memory_hog", "memory_splitter", "thief"))
+    faulty = ("memory_hog", "memory_splitter", "memfd_hog", "tmpfs_hog", "limit_liar")
+    assert_intact(gauntlet.run, faulty=faulty if ROOT_ORGANISER else (*faulty, "thief"))
     # The victim got its own env, and nothing of the organiser's.
     assert gauntlet.run.report("honest", "honest")
     assert all(r["own_env_secrets"] == [VIC] for r in gauntlet.run.report("honest", "honest"))
@@ -557,7 +560,7 @@ def test_memory_limit_stops_a_memory_hog(gauntlet):
         assert fault["class"] == "limit" and "memory_mb = 256" in fault["detail"], fault
         assert seat in rec["forfeited"]
         # The runner's own count stopped it, not a message of the bot's.
-        assert "the runner stopped it" in fault["detail"], fault
+        assert "the runner counted" in fault["detail"] and "and stopped it" in fault["detail"], fault
     reps = run.report("memory_hog", "memory_hog")
     assert reps and {"attack": "memory_hog", "allocated": True} not in reps, reps
 
@@ -573,9 +576,59 @@ def test_memory_limit_bounds_the_bot_not_each_process(gauntlet):
     seat = first["bots"].index("memory_splitter")
     [fault] = [f for f in first["faults"] if f["seat"] == seat]
     assert fault["class"] == "limit" and "memory_mb = 256" in fault["detail"], fault
-    assert "held" in fault["detail"] and "together" in fault["detail"], fault
+    assert "the runner counted" in fault["detail"], fault
     for rep in run.report("memory_splitter", "memory_split"):  # if it ever got to report
         assert rep["held_mib"] < 1024, rep
+
+
+_COUNTED = re.compile(r"the runner counted (?P<total>\d+) MiB: (?P<mapped>\d+) MiB mapped, (?P<shared>\d+) MiB in "
+                      r"memory files and shared memory, (?P<scratch>\d+) MiB in /tmp and /dev/shm")
+
+
+def _memory_stop(run: Run, name: str) -> list[dict[str, int]]:
+    """For each game of ``name``: its one fault must be the runner's stop at memory_mb; what the
+    runner counted, by kind."""
+    games = run.games(name)
+    assert games
+    counted = []
+    for rec in games:
+        seat = rec["bots"].index(name)
+        [fault] = [f for f in rec["faults"] if f["seat"] == seat]
+        assert fault["class"] == "limit" and "memory_mb = " in fault["detail"], fault
+        m = _COUNTED.search(fault["detail"])
+        assert m, fault
+        counted.append({k: int(v) for k, v in m.groupdict().items()})
+    return counted
+
+
+def test_memory_in_memfd_files_counts(gauntlet):
+    """512 MiB written into memfd files and never mapped: memory no proportional set size shows.
+    The runner counts the files and stops the bot at memory_mb = 256 before it holds them all."""
+    run = gauntlet.run
+    for counted in _memory_stop(run, "memfd_hog"):
+        assert counted["total"] > 256 and counted["shared"] > 200, counted
+    assert not any(r.get("survived") for r in run.report("memfd_hog", "memfd_hog")), run.report("memfd_hog",
+                                                                                                 "memfd_hog")
+
+
+def test_memory_in_scratch_counts(gauntlet):
+    """120 MiB in /tmp and as much in /dev/shm (scratch_mb = 128 each), memory_mb = 128: the
+    tmpfs mounts hold memory, and the runner counts it."""
+    run = gauntlet.run
+    for counted in _memory_stop(run, "tmpfs_hog"):
+        assert counted["total"] > 128 and counted["scratch"] > 100, counted
+    assert not any(r.get("survived") for r in run.report("tmpfs_hog", "tmpfs_hog"))
+
+
+def test_a_bots_own_words_name_no_limit(gauntlet):
+    """A bot that writes what runtimes print at a limit and exits has crashed: the runner
+    enforced no limit on it, so none is recorded."""
+    run = gauntlet.run
+    assert run.report("limit_liar", "limit_liar")
+    for rec in run.games("limit_liar"):
+        seat = rec["bots"].index("limit_liar")
+        [fault] = [f for f in rec["faults"] if f["seat"] == seat]
+        assert fault["class"] == "crash" and "limit" not in fault["detail"], fault
 
 
 # 9. Processes
