@@ -642,6 +642,7 @@ def play_command(game: str, commands: tuple[str, ...], players: int | None, seat
     import webbrowser
 
     from tournament.play import PlaySession, play_config, serve
+    from tournament.sandbox import unsandboxed_notice
     from trickcore.game import GameConfigError
 
     try:
@@ -651,6 +652,11 @@ def play_command(game: str, commands: tuple[str, ...], players: int | None, seat
     except (ConfigError, GameConfigError) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
+    # As `tournament` does: a bot without a sandbox runs as the person, and could read this
+    # process's memory (the page's session key with it) and take the person's seat.
+    notice = unsandboxed_notice(config)
+    if notice:
+        click.echo(f"warning: {notice}", err=True)
     session = PlaySession(config, seat, Path(out), pace=pace, seed=seed)
 
     def ready(url: str) -> None:

@@ -515,8 +515,9 @@ def unsandboxed_notice(config: TournamentConfig) -> str | None:
     """What a run's outputs say when its bots ran without a sandbox, or None."""
     if config.sandbox.kind != "none":
         return None
-    return ('bots ran without a sandbox (sandbox.kind = "none"): each could read the run folder and the '
-            "organiser's files, and signal the other bots; its results are only as fair as the bots are honest")
+    return ('bots ran without a sandbox (sandbox.kind = "none"): each could read the run folder, the '
+            "organiser's files and the runner's memory, and signal the other bots; its results are only as fair as "
+            "the bots are honest")
 
 
 # ---- memory of a bot as a whole -------------------------------------------------------------
