@@ -129,11 +129,13 @@ class BotProcess:
         if self.sandbox is None:
             self.proc = _popen_on(cpus, argv, cwd, env)
         else:
-            from tournament.sandbox import sandboxed_command, seccomp_fd
+            from tournament.sandbox import options_fd, sandboxed_command, seccomp_fd
 
             with seccomp_fd() as fd:
                 run = sandboxed_command(command, cwd, bot_env, self.sandbox, hidden, seccomp_fd=fd)
-                self.proc = _popen_on(cpus, run.argv, run.cwd, run.env, () if fd is None else (fd,))
+                with options_fd(run.argv) as (argv, args_fd):
+                    self.proc = _popen_on(cpus, argv, run.cwd, run.env,
+                                          (args_fd,) if fd is None else (fd, args_fd), executable=run.argv[0])
         self.pid = self.proc.pid
         self.limit_hit: str | None = None  # a sandbox limit the runner stopped the bot for
         if self.sandbox is not None and self.sandbox.memory_mb > 0:
@@ -449,13 +451,13 @@ class BotProcess:
 
 
 def _popen_on(cpus: set[int] | None, argv: list[str], cwd: str | None, env: dict[str, str],
-              pass_fds: tuple[int, ...] = ()) -> subprocess.Popen[bytes]:
+              pass_fds: tuple[int, ...] = (), executable: str | None = None) -> subprocess.Popen[bytes]:
     """Start a process in its own session, on ``cpus`` only when they are given: the calling
     thread's affinity is set around the fork, so the program and every thread and child it
     ever starts inherit it (setting it after the start would race with them)."""
     def popen() -> subprocess.Popen[bytes]:
-        return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
-                                env=env, start_new_session=True, pass_fds=pass_fds)
+        return subprocess.Popen(argv, executable=executable, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, cwd=cwd, env=env, start_new_session=True, pass_fds=pass_fds)
     if cpus is None or not hasattr(os, "sched_setaffinity"):
         return popen()
     before = os.sched_getaffinity(0)

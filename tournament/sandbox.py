@@ -207,12 +207,59 @@ def hidden_paths(config: TournamentConfig, bot: BotConfig) -> tuple[str, ...]:
         for folder in bot_own_paths(other.command, other.cwd):
             if not any(_within(d, [folder]) for d in my_dirs):
                 paths.append(folder)
-        # ... and the files its command names.
+        # ... the files its command names ...
         for word in (other.cwd, *other.command):
             if (word and os.path.isabs(word) and os.path.exists(word) and not _within(word, public)
                     and os.path.realpath(word) not in mine):
                 paths.append(word)
+        # ... and what it alone was given to read (its own read_only, beyond [sandbox]'s).
+        shared = {os.path.realpath(p) for p in (*config.sandbox.read_only, *config.sandbox_for(bot).read_only)}
+        paths += [p for p in config.sandbox_for(other).read_only if os.path.realpath(p) not in shared
+                  and not any(_within(d, [os.path.realpath(p)]) for d in my_dirs)]
+    if os.geteuid() != 0:
+        # An unprivileged organiser's bot runs under the organiser's user id, which may read the
+        # organiser's private files; a root organiser's bot runs under a user id of its own,
+        # which reads a file as "others" do.  So the same rule for both: what others may not
+        # read in the bot's folders is the organiser's, and hidden.
+        named = {os.path.realpath(w) for w in (bot.cwd, *bot.command) if w}
+        paths += _private_entries([*my_dirs, *config.sandbox_for(bot).read_only], named, paths)
     return tuple(dict.fromkeys(paths))
+
+
+def _private_entries(folders: Iterable[str], keep: set[str], skip: Sequence[str]) -> list[str]:
+    """Files and folders under ``folders`` that others may not read (a folder: not enter or
+    list), but for those in ``keep``; nothing below a folder in ``skip`` (hidden anyway) or a
+    private folder (hidden whole) is looked at.  Links are not followed."""
+    found: list[str] = []
+    skipped = [os.path.realpath(p) for p in skip]
+    for top in folders:
+        if not os.path.isdir(top):
+            continue
+        for folder, dirs, files in os.walk(os.path.realpath(top)):
+            kept_dirs = []
+            for name in dirs:
+                path = os.path.join(folder, name)
+                if _within(path, skipped):
+                    continue
+                try:
+                    mode = os.lstat(path).st_mode
+                except OSError:
+                    continue
+                if stat.S_ISDIR(mode) and mode & (stat.S_IROTH | stat.S_IXOTH) != stat.S_IROTH | stat.S_IXOTH \
+                        and path not in keep:
+                    found.append(path)
+                else:
+                    kept_dirs.append(name)
+            dirs[:] = kept_dirs
+            for name in files:
+                path = os.path.join(folder, name)
+                try:
+                    mode = os.lstat(path).st_mode
+                except OSError:
+                    continue
+                if stat.S_ISREG(mode) and not mode & stat.S_IROTH and path not in keep:
+                    found.append(path)
+    return found
 
 
 def _program(word: str) -> tuple[str, list[str]]:
@@ -470,17 +517,36 @@ def seccomp_fd() -> Iterator[int | None]:
             os.close(write_end)
 
 
+@contextlib.contextmanager
+def options_fd(argv: Sequence[str]) -> Iterator[tuple[list[str], int]]:
+    """``argv`` (bwrap, its options, ``--``, the command) as bwrap started with its options read
+    from a file (``--args FD``, a memfd that bwrap reads and closes): process 1 of the sandbox is
+    that bwrap, and its /proc/1/cmdline would otherwise show the bot every folder bound and every
+    hidden path by name.  What remains there is ``bwrap --args N --`` and the bot's own command.
+    The caller starts ``argv[0]`` of the original under the name "bwrap" and passes the fd."""
+    split = list(argv).index("--")
+    fd = os.memfd_create("bwrap-options", 0)
+    try:
+        os.write(fd, b"".join(os.fsencode(word) + b"\0" for word in argv[1:split]))
+        os.lseek(fd, 0, os.SEEK_SET)
+        yield ["bwrap", "--args", str(fd), *argv[split:]], fd
+    finally:
+        os.close(fd)
+
+
 @functools.cache
 def probe(settings: SandboxSettings) -> None:
     """Start one trivial program in a sandbox of these settings; raise SandboxUnavailable with
     bwrap's own words when that fails (e.g. user namespaces disabled by the distribution)."""
     with seccomp_fd() as fd:
         run = sandboxed_command([sys.executable, "-I", "-S", "-c", "pass"], None, (), settings, seccomp_fd=fd)
-        try:
-            done = subprocess.run(run.argv, env=run.env, capture_output=True, text=True, timeout=60,
-                                  stdin=subprocess.DEVNULL, pass_fds=() if fd is None else (fd,))
-        except (OSError, subprocess.SubprocessError) as exc:
-            raise SandboxUnavailable(_ways_out(f"{run.argv[0]} could not be run: {exc}")) from None
+        with options_fd(run.argv) as (argv, args_fd):
+            try:
+                done = subprocess.run(argv, executable=run.argv[0], env=run.env, capture_output=True, text=True,
+                                      timeout=60, stdin=subprocess.DEVNULL,
+                                      pass_fds=(args_fd,) if fd is None else (fd, args_fd))
+            except (OSError, subprocess.SubprocessError) as exc:
+                raise SandboxUnavailable(_ways_out(f"{run.argv[0]} could not be run: {exc}")) from None
     if done.returncode != 0:
         said = (done.stderr.strip() or f"exit status {done.returncode}").splitlines()[-1]
         raise SandboxUnavailable(_ways_out(f"a test sandbox failed to start ({said})"))

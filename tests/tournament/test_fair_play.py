@@ -881,6 +881,65 @@ def test_other_bots_files_are_hidden(sandbox, arenas, tmp_path):
     assert _reader_secrets(run) == []
 
 
+def _own_files_run(arenas, tmp_path, kind: str) -> tuple[Run, Path, Path]:
+    """Two bots working in one folder: the victim was given a model file to read (its own
+    ``read_only``), and the organiser keeps private notes (mode 0600) there too."""
+    arena = make_arena(arenas())
+    models = arena / "models"
+    models.mkdir(mode=0o755)
+    model = models / "victim-model.txt"
+    model.write_text(f"the victim's model: {VIC}\n")
+    model.chmod(0o644)
+    notes = arena / "organiser-notes.txt"
+    notes.write_text(f"the organiser's notes: {ORG}\n")
+    notes.chmod(0o600)
+    honest = victim(arena)
+    honest["env"]["FAIRPLAY_READ"] = str(model)  # not on its command line, which would make it the bot's own
+    bots = [{**honest, "sandbox": {"read_only": [str(model)]}},
+            bot(arena, "reader", "run_folder_reader")]  # it reads every file of the folder
+    return play(arena, bots, kind=kind, tournament={"output": str(tmp_path / "out")}), model, notes
+
+
+def test_a_bot_sees_its_own_files_only(sandbox, arenas, tmp_path):
+    """Another bot's read_only file and the organiser's 0600 file in the folder both bots work
+    in are hidden from the reader; the victim reads its own model."""
+    run, model, _ = _own_files_run(arenas, tmp_path, "bwrap")
+    assert_intact(run)
+    assert _reader_secrets(run) == []
+    [reads] = run.report("honest", "honest_reads")[:1]
+    assert reads["readable"] == {str(model): True} and reads["secrets"] == [VIC], reads  # its own model, read
+
+
+@linux
+def test_other_files_are_readable_without_sandbox(arenas, tmp_path):
+    run, _, _ = _own_files_run(arenas, tmp_path, "none")
+    assert_intact(run)
+    assert {VIC, ORG} <= set(_reader_secrets(run))
+
+
+_LAUNCHER_WORD = re.compile(r"--(nproc|nofile|fsize|core|reuid|regid|inh-caps)=\S+|--clear-groups")
+
+
+def test_the_sandboxs_init_names_nothing_of_the_organisers(sandbox, arenas, tmp_path):
+    """Process 1 of a sandbox is bwrap: its command line shows ``bwrap --args N --`` (the mounts
+    are read from a file), then the limits' launcher and the bot's own command -- no folder
+    bound, no path hidden."""
+    arena = make_arena(arenas())
+    spy = bot(arena, "init_reader", "init_reader")
+    run = play(arena, [victim(arena), spy], tournament={"output": str(tmp_path / "out")})
+    assert_intact(run)
+    reps = run.report("init_reader", "init")
+    assert reps
+    for rep in reps:
+        words = rep["words"]
+        assert words[:2] == ["bwrap", "--args"] and words[2].isdigit() and words[3] == "--", words
+        own = spy["command"]
+        assert words[-len(own):] == own, words
+        for word in words[4:-len(own)]:  # prlimit and setpriv, and their options
+            assert _LAUNCHER_WORD.fullmatch(word) or word in ("/usr/bin/prlimit", "/usr/bin/setpriv", "/bin/prlimit",
+                                                               "/bin/setpriv"), words
+
+
 # ---- 13. compliance under SIGTERM -----------------------------------------------------------
 
 @dataclasses.dataclass
@@ -1009,7 +1068,7 @@ def test_allowlisted_etc_files_are_readable(sandbox, arenas):
                fmt="round-robin")
     assert_intact(run)
     [rep] = run.report("honest", "honest_reads")[:1]
-    assert rep["readable"] == {p: True for p in wanted}
+    assert rep["readable"] == {p: True for p in wanted}, rep
 
 
 # ---- a deal comes round again ---------------------------------------------------------------
