@@ -47,7 +47,7 @@ from pathlib import Path
 
 import pytest
 import tomli_w
-from conftest import BOTS, HERE
+from conftest import BOTS, HERE, overlapping_games_of_a_deal
 
 from tournament.config import SandboxSettings, load_config
 from tournament.results import RESULTS_FILE
@@ -861,6 +861,21 @@ def test_file_locks_signal_without_sandbox(arenas):
     sent = {r["sent"] for r in run.report("sender", "lock_send") if r["locked"]}
     seen = {r["seen"] for r in run.report("receiver", "lock_receive")}
     assert sent and sent & seen, (sent, seen)
+
+
+# 16. No two games of one deal at once
+
+def test_copies_at_two_tables_never_hold_one_deal(sandbox, arenas):
+    """Duplicate on two tables, one deal: its two seatings are never played at once, so two
+    copies of a bot (here the lock colluders) at the two tables never hold the same deal --
+    what a channel between them could carry is no hand of their own deal."""
+    arena = make_arena(arenas())
+    bots = [bot(arena, "sender", "lock_signaller", "--send"), bot(arena, "receiver", "lock_signaller", "--receive")]
+    run = play(arena, bots, fmt="duplicate", deals=1, concurrency=2)
+    assert_intact(run)
+    assert len(run.records) == 2
+    assert overlapping_games_of_a_deal(run.records) == []
+    assert all(r["seen"] is None for r in run.report("receiver", "lock_receive"))
 
 
 # ---- holes: each test states what the sandbox promises, and fails while the hole is open ------
