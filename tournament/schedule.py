@@ -80,9 +80,11 @@ class Job:
 def next_free(jobs: Sequence[Job], busy: Collection[int], window: int | None = None) -> int | None:
     """The position in ``jobs`` of the first whose deal is not in ``busy`` (the deals being played
     at other tables), among the first ``window`` (all when None), or None.  A window keeps the
-    games close to the schedule's order, which a sequential test ([stop] sprt) decides in.  No two games of one deal are played at the same time: a copy of
-    a bot at another table then always holds another deal, so whatever the sandbox still lets
-    two copies signal (CPU timing, for one) tells neither of them a hand of its own deal."""
+    games close to the schedule's order, which a sequential test ([stop] sprt) decides in.
+
+    No two games of one deal are played at the same time: a copy of a bot at another table then
+    always holds another deal, so whatever the sandbox still lets two copies signal (CPU timing,
+    for one) tells neither of them a hand of its own deal."""
     for i, job in enumerate(jobs):
         if window is not None and i >= window:
             break
