@@ -642,6 +642,7 @@ def play_command(game: str, commands: tuple[str, ...], players: int | None, seat
     import webbrowser
 
     from tournament.play import PlaySession, play_config, serve
+    from tournament.sandbox import unsandboxed_notice
     from trickcore.game import GameConfigError
 
     try:
@@ -651,6 +652,11 @@ def play_command(game: str, commands: tuple[str, ...], players: int | None, seat
     except (ConfigError, GameConfigError) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
+    # As `tournament` does: a bot without a sandbox runs as the person, and could read this
+    # process's memory (the page's session key with it) and take the person's seat.
+    notice = unsandboxed_notice(config)
+    if notice:
+        click.echo(f"warning: {notice}", err=True)
     session = PlaySession(config, seat, Path(out), pace=pace, seed=seed)
 
     def ready(url: str) -> None:
@@ -721,10 +727,13 @@ def bench_runner_command(games: int, repeat: int, exchanges: int, concurrencies:
     progress = None if as_json else (lambda msg: click.echo(f"  ... {msg}", err=True))
     rows = bench.run(concurrencies or (1, 2), deliveries, affinities, games=games, repeat=repeat,
                      exchanges=exchanges, game=game, players=players, progress=progress)
-    cost = bench.measure_sandbox_cost(games, repeat, game, players, progress=progress) if sandbox_cost else None
+    # The sandbox's cost on one table and on as many as the rows (two by default: a table per
+    # core of a 2-core machine, where the sandbox's own work competes with the other table's).
+    costs = {c: bench.measure_sandbox_cost(games, repeat, game, players, concurrency=c, progress=progress)
+             for c in (concurrencies or (1, 2))} if sandbox_cost else {}
     if as_json:
-        click.echo(json.dumps({"rows": [r.to_json() for r in rows], "sandbox": cost.to_json() if cost else None},
-                              indent=1))
+        click.echo(json.dumps({"rows": [r.to_json() for r in rows],
+                               "sandbox": {str(c): cost.to_json() for c, cost in costs.items()} or None}, indent=1))
         return
     game_name, seats = (game, players) if game else bench.default_game()
     click.echo(f"runner benchmark: {game_name}, {players or seats} random bots over pipes, "
@@ -735,9 +744,10 @@ def bench_runner_command(games: int, repeat: int, exchanges: int, concurrencies:
                "a referee of this protocol can do (full view per request, nothing else: "
                "bench/minimal_referee.py); these rows run the bots without a sandbox (the overhead needs their "
                "own think times, which a sandboxed bot cannot report)")
-    if cost is not None:
-        click.echo(f"\nthe bots' sandbox: the same tournament ({games} games, 1 table) without and with it, and one "
-                   f"bot's start-up to the end of its handshake; median of {repeat}")
+    for c, cost in costs.items():
+        click.echo(f"\nthe bots' sandbox: the same tournament ({games} games per table, {c} table"
+                   f"{'s' if c > 1 else ''}) without and with it, and one bot's start-up to the end of its handshake, "
+                   f"alternating; median of {repeat}")
         click.echo(bench.format_sandbox_cost(cost))
 
 

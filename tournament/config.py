@@ -112,7 +112,7 @@ class SandboxSettings:
     A limit of 0 means none."""
 
     kind: str = "bwrap"  # bwrap | none (set on purpose: every bot then runs as the organiser)
-    memory_mb: int = 1024  # address space of each process of the bot
+    memory_mb: int = 1024  # what the bot's processes hold together (the runner's count)
     processes: int = 64  # processes and threads of the bot together
     open_files: int = 256  # open file descriptors per process
     file_size_mb: int = 64  # largest file the bot may write

@@ -43,7 +43,7 @@ from tournament.config import ConfigError, TournamentConfig, expand_placeholders
 from tournament.match import RECORD_FORMAT, GameAborted, Table
 from tournament.process import kill_all
 from tournament.results import ProgressCallback
-from tournament.schedule import Job
+from tournament.schedule import Job, next_free
 
 #: The runner's run (tournament.runner._TournamentRun), which hands itself to the executor; not
 #: imported, since the runner imports this module.
@@ -389,9 +389,20 @@ class RayExecutor:
             return
         for slot in self.slots:
             while slot.ready and len(slot.batches) < self.AHEAD and self.queue:
+                # No two games of one deal at once (schedule.next_free): a deal still to be
+                # played in another table's batches is left in the queue for later.  This
+                # table's own batches are played one after another, so its own deals may repeat.
+                busy = {job.deal for other in self.slots if other is not slot for b in other.batches
+                        for job in b.jobs if job.job_id in b.left}
                 jobs: list[Job] = []
-                while self.queue and len(jobs) < size:
-                    job = self.queue.popleft()
+                while len(jobs) < size:
+                    # Looking no further ahead than the games all tables hold in flight: what is
+                    # handed out stays as close to the schedule's order as without the rule.
+                    at = next_free(self.queue, busy, window=size * self.AHEAD * max(len(self.slots), 1))
+                    if at is None:
+                        break
+                    job = self.queue[at]
+                    del self.queue[at]
                     out_bots = [b for b in job.bots if b in disqualified]
                     if out_bots:
                         self._outcome("skipped", job, {"format": RECORD_FORMAT, "status": "skipped", **job.to_dict(),
@@ -399,9 +410,10 @@ class RayExecutor:
                                                                  f"{disqualified[out_bots[0]]}"}, {})
                     else:
                         jobs.append(job)
-                if jobs:
-                    stream = slot.actor.play.options(num_returns="streaming").remote(jobs)
-                    slot.batches.append(_Batch(jobs, stream, [j.job_id for j in jobs]))
+                if not jobs:
+                    break  # every game left is of a deal in play elsewhere: dispatched when it ends
+                stream = slot.actor.play.options(num_returns="streaming").remote(jobs)
+                slot.batches.append(_Batch(jobs, stream, [j.job_id for j in jobs]))
         self._replace_tables()
 
     def _arrived(self, item: ray.ObjectRef[Any] | ray.ObjectRefGenerator) -> None:

@@ -30,8 +30,12 @@ import termios
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from tournament.config import SandboxSettings
+
+if TYPE_CHECKING:
+    from tournament.sandbox import Held
 
 # Every live process, so that Ctrl-C or interpreter exit kills them all.
 _LIVE: set[BotProcess] = set()
@@ -125,17 +129,20 @@ class BotProcess:
         if self.sandbox is None:
             self.proc = _popen_on(cpus, argv, cwd, env)
         else:
-            from tournament.sandbox import sandboxed_command, seccomp_fd
+            from tournament.sandbox import options_fd, sandboxed_command, seccomp_fd
 
             with seccomp_fd() as fd:
                 run = sandboxed_command(command, cwd, bot_env, self.sandbox, hidden, seccomp_fd=fd)
-                self.proc = _popen_on(cpus, run.argv, run.cwd, run.env, () if fd is None else (fd,))
+                with options_fd(run.argv) as (argv, args_fd):
+                    self.proc = _popen_on(cpus, argv, run.cwd, run.env,
+                                          (args_fd,) if fd is None else (fd, args_fd), executable=run.argv[0])
         self.pid = self.proc.pid
         self.limit_hit: str | None = None  # a sandbox limit the runner stopped the bot for
         if self.sandbox is not None and self.sandbox.memory_mb > 0:
             from tournament.sandbox import MEMORY_WATCH
 
-            MEMORY_WATCH.watch(self.pid, self.sandbox.memory_mb << 20, self._over_memory)
+            MEMORY_WATCH.watch(self.pid, self.sandbox.memory_mb << 20, self._over_memory,
+                               memfd_bound=self.sandbox.file_size_mb << 20)
         with _LIVE_LOCK:
             _LIVE.add(self)
         assert self.proc.stdout is not None and self.proc.stdin is not None  # both are pipes (_popen_on)
@@ -398,10 +405,10 @@ class BotProcess:
             pass
         self.kill()
 
-    def _over_memory(self, held: int) -> None:
+    def _over_memory(self, held: Held) -> None:
         assert self.sandbox is not None
-        self.limit_hit = (f"memory_mb = {self.sandbox.memory_mb} (its processes held {held >> 20} MiB together; "
-                          f"the runner stopped it)")
+        self.limit_hit = (f"memory_mb = {self.sandbox.memory_mb} (the runner counted {held.describe()}, "
+                          f"and stopped it)")
         try:
             os.killpg(self.pid, signal.SIGKILL)  # the sandbox's bwrap: its PID namespace ends with it
         except (ProcessLookupError, PermissionError):
@@ -444,13 +451,13 @@ class BotProcess:
 
 
 def _popen_on(cpus: set[int] | None, argv: list[str], cwd: str | None, env: dict[str, str],
-              pass_fds: tuple[int, ...] = ()) -> subprocess.Popen[bytes]:
+              pass_fds: tuple[int, ...] = (), executable: str | None = None) -> subprocess.Popen[bytes]:
     """Start a process in its own session, on ``cpus`` only when they are given: the calling
     thread's affinity is set around the fork, so the program and every thread and child it
     ever starts inherit it (setting it after the start would race with them)."""
     def popen() -> subprocess.Popen[bytes]:
-        return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
-                                env=env, start_new_session=True, pass_fds=pass_fds)
+        return subprocess.Popen(argv, executable=executable, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, cwd=cwd, env=env, start_new_session=True, pass_fds=pass_fds)
     if cpus is None or not hasattr(os, "sched_setaffinity"):
         return popen()
     before = os.sched_getaffinity(0)

@@ -51,7 +51,7 @@ from tournament.results import (
     write_json,
 )
 from tournament.sandbox import SandboxUnavailable, require_sandbox, unsandboxed_notice
-from tournament.schedule import Job, paired_seatings
+from tournament.schedule import DealQueue, Job, paired_seatings
 from tournament.sequential import PairedProgress
 from trickcore import tables
 
@@ -357,9 +357,7 @@ class _TournamentRun:
             if self.sequential.decision is not None:
                 self.drain.set()    # decided before this invocation: nothing more to play
             self.sequential.write(out, stopped_early=self.drain.is_set())   # readable from the start
-        self.jobs: queue.Queue[Job] = queue.Queue()
-        for job in self.pending:
-            self.jobs.put(job)
+        self.jobs = DealQueue(self.pending)  # no two games of one deal at once
         self.done: queue.Queue[tuple[str, Job, Any]] = queue.Queue()  # a record, or an error's traceback
         self.cpus = table_cpus(config)
         self.remote: list[ProcessTable] = []
@@ -408,12 +406,14 @@ class _TournamentRun:
         table = self._table(index)
         try:
             while not self.stop.is_set() and not self.drain.is_set():
+                job = self.jobs.take(lambda: self.stop.is_set() or self.drain.is_set())
+                if job is None:
+                    return
                 try:
-                    job = self.jobs.get_nowait()
-                except queue.Empty:
-                    return
-                if not self._play(table, job):
-                    return
+                    if not self._play(table, job):
+                        return
+                finally:
+                    self.jobs.done(job)
         finally:
             table.close()
 

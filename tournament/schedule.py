@@ -32,11 +32,13 @@ are a **pair**; A's score in one minus B's in the other is the pair's margin.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import hashlib
 import hmac
 import itertools
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from tournament.config import DRAWN_SEED, TournamentConfig
@@ -73,6 +75,51 @@ class Job:
     def to_dict(self) -> dict[str, Any]:
         return {"index": self.index, "job": self.job_id, "table": self.table, "deal": self.deal,
                 "seed": self.seed, "seating": self.seating, "bots": list(self.bots)}
+
+
+def next_free(jobs: Sequence[Job], busy: Collection[int], window: int | None = None) -> int | None:
+    """The position in ``jobs`` of the first whose deal is not in ``busy`` (the deals being played
+    at other tables), among the first ``window`` (all when None), or None.  A window keeps the
+    games close to the schedule's order, which a sequential test ([stop] sprt) decides in.
+
+    No two games of one deal are played at the same time: a copy of a bot at another table then
+    always holds another deal, so whatever the sandbox still lets two copies signal (CPU timing,
+    for one) tells neither of them a hand of its own deal."""
+    for i, job in enumerate(jobs):
+        if window is not None and i >= window:
+            break
+        if job.deal not in busy:
+            return i
+    return None
+
+
+class DealQueue:
+    """The pending jobs of local tables, taken in schedule order but for a job whose deal is
+    being played at another table (next_free), which waits for it to end."""
+
+    def __init__(self, jobs: Sequence[Job]) -> None:
+        self._jobs = list(jobs)
+        self._playing: collections.Counter[int] = collections.Counter()
+        self._changed = threading.Condition()
+
+    def take(self, stop: Callable[[], bool], poll_s: float = 0.2) -> Job | None:
+        """The next job this table may play, waiting while every job left is of a deal in play
+        elsewhere; None when no job is left or ``stop()`` says so."""
+        with self._changed:
+            while self._jobs and not stop():
+                i = next_free(self._jobs, +self._playing)
+                if i is not None:
+                    job = self._jobs.pop(i)
+                    self._playing[job.deal] += 1
+                    return job
+                self._changed.wait(poll_s)
+            return None
+
+    def done(self, job: Job) -> None:
+        """``job``'s game has ended (played, failed or abandoned): its deal is free again."""
+        with self._changed:
+            self._playing[job.deal] -= 1
+            self._changed.notify_all()
 
 
 def master_key(seed: int | str) -> bytes:

@@ -323,14 +323,14 @@ class BotSession:
         if self.process is not None and self.process.limit_hit is not None:
             return BotFault("limit", f"sandbox limit {self.process.limit_hit} ({detail})")
         if self.process is not None and self.process.sandbox is not None:
-            from tournament.sandbox import limit_hit
+            from tournament.sandbox import exit_cause
 
             code = self.process.proc.poll()
             # bwrap reports a bot killed by a signal as its own exit status 128 + the signal.
             signum = -code if code is not None and code < 0 else (code - 128 if code and code > 128 else None)
-            hit = limit_hit(self.process.sandbox, self.process.stderr.peek(), signum)
+            hit = exit_cause(self.process.sandbox, signum)
             if hit is not None:
-                return BotFault("limit", f"sandbox limit {hit} reached ({detail})")
+                return BotFault("limit", f"sandbox limit {hit} ({detail})")
         return BotFault("crash", detail)
 
     def _crash_detail(self) -> str:

@@ -59,3 +59,15 @@ def quick_doc(bots: list[dict], game: str = "toy-tricks", players: int = 2, fmt:
         else:
             doc[key] = value
     return doc
+
+
+def overlapping_games_of_a_deal(records: list[dict]) -> list[tuple[str, str]]:
+    """Pairs of games of one deal (at any tables) whose times overlap."""
+    import datetime
+
+    spans = []
+    for r in records:
+        start = datetime.datetime.fromisoformat(r["started_at"]).timestamp()
+        spans.append((r["deal"], start, start + r["duration_s"], r["job"]))
+    spans.sort(key=lambda s: s[1])
+    return [(a[3], b[3]) for i, a in enumerate(spans) for b in spans[i + 1:] if a[0] == b[0] and b[1] < a[2] - 0.002]

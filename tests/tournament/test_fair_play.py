@@ -47,7 +47,7 @@ from pathlib import Path
 
 import pytest
 import tomli_w
-from conftest import BOTS, HERE
+from conftest import BOTS, HERE, overlapping_games_of_a_deal
 
 from tournament.config import SandboxSettings, load_config
 from tournament.results import RESULTS_FILE
@@ -295,6 +295,9 @@ def gauntlet(sandbox, arenas) -> Gauntlet:
             sandbox={"network": True}),
         bot(arena, "memory_hog", "memory_hog", sandbox={"memory_mb": 256}),
         bot(arena, "memory_splitter", "memory_splitter", "--split", 8, "--total", 1024, sandbox={"memory_mb": 256}),
+        bot(arena, "memfd_hog", "memfd_hog", "--total", 512, "--each", 32, sandbox={"memory_mb": 256}),
+        bot(arena, "tmpfs_hog", "tmpfs_hog", "--each", 120, sandbox={"memory_mb": 128, "scratch_mb": 128}),
+        bot(arena, "limit_liar", "limit_liar"),
         bot(arena, "fork_bomb", "fork_bomb", "--count", 200, "--sleep", 3, sandbox={"processes": 16}),
         bot(arena, "escaper", "escaper", "--marker", marker, "--file", arena / f"escaped-{marker}"),
         bot(arena, "scribbler", "scribbler", "--token", token, "--run-folder", arena / "out", "--file-mb", 4,
@@ -312,8 +315,8 @@ def test_gauntlet_games_are_intact(gauntlet):
     """Whatever the cheaters tried, every game was played and the victim never faulted; only
     the memory hog, which dies of its own limit, has faults (and the stdin thief, which can
     only steal its own requests, when the organiser is not root)."""
-    assert_intact(gauntlet.run, faulty=("memory_hog", "memory_splitter") if ROOT_ORGANISER
-                  else ("memory_hog", "memory_splitter", "thief"))
+    faulty = ("memory_hog", "memory_splitter", "memfd_hog", "tmpfs_hog", "limit_liar")
+    assert_intact(gauntlet.run, faulty=faulty if ROOT_ORGANISER else (*faulty, "thief"))
     # The victim got its own env, and nothing of the organiser's.
     assert gauntlet.run.report("honest", "honest")
     assert all(r["own_env_secrets"] == [VIC] for r in gauntlet.run.report("honest", "honest"))
@@ -556,9 +559,10 @@ def test_memory_limit_stops_a_memory_hog(gauntlet):
         [fault] = [f for f in rec["faults"] if f["seat"] == seat]
         assert fault["class"] == "limit" and "memory_mb = 256" in fault["detail"], fault
         assert seat in rec["forfeited"]
+        # The runner's own count stopped it, not a message of the bot's.
+        assert "the runner counted" in fault["detail"] and "and stopped it" in fault["detail"], fault
     reps = run.report("memory_hog", "memory_hog")
-    assert reps[0]["lift_limit"] != "ok", reps  # the limit is a hard one
-    assert reps[-1] == {"attack": "memory_hog", "allocated": False}
+    assert reps and {"attack": "memory_hog", "allocated": True} not in reps, reps
 
 
 def test_memory_limit_bounds_the_bot_not_each_process(gauntlet):
@@ -572,9 +576,59 @@ def test_memory_limit_bounds_the_bot_not_each_process(gauntlet):
     seat = first["bots"].index("memory_splitter")
     [fault] = [f for f in first["faults"] if f["seat"] == seat]
     assert fault["class"] == "limit" and "memory_mb = 256" in fault["detail"], fault
-    assert "held" in fault["detail"] and "together" in fault["detail"], fault
+    assert "the runner counted" in fault["detail"], fault
     for rep in run.report("memory_splitter", "memory_split"):  # if it ever got to report
         assert rep["held_mib"] < 1024, rep
+
+
+_COUNTED = re.compile(r"the runner counted (?P<total>\d+) MiB: (?P<mapped>\d+) MiB mapped, (?P<shared>\d+) MiB in "
+                      r"memory files and shared memory, (?P<scratch>\d+) MiB in /tmp and /dev/shm")
+
+
+def _memory_stop(run: Run, name: str) -> list[dict[str, int]]:
+    """For each game of ``name``: its one fault must be the runner's stop at memory_mb; what the
+    runner counted, by kind."""
+    games = run.games(name)
+    assert games
+    counted = []
+    for rec in games:
+        seat = rec["bots"].index(name)
+        [fault] = [f for f in rec["faults"] if f["seat"] == seat]
+        assert fault["class"] == "limit" and "memory_mb = " in fault["detail"], fault
+        m = _COUNTED.search(fault["detail"])
+        assert m, fault
+        counted.append({k: int(v) for k, v in m.groupdict().items()})
+    return counted
+
+
+def test_memory_in_memfd_files_counts(gauntlet):
+    """512 MiB written into memfd files and never mapped: memory no proportional set size shows.
+    The runner counts the files and stops the bot at memory_mb = 256 before it holds them all."""
+    run = gauntlet.run
+    for counted in _memory_stop(run, "memfd_hog"):
+        assert counted["total"] > 256 and counted["shared"] > 200, counted
+    assert not any(r.get("survived") for r in run.report("memfd_hog", "memfd_hog")), run.report("memfd_hog",
+                                                                                                 "memfd_hog")
+
+
+def test_memory_in_scratch_counts(gauntlet):
+    """120 MiB in /tmp and as much in /dev/shm (scratch_mb = 128 each), memory_mb = 128: the
+    tmpfs mounts hold memory, and the runner counts it."""
+    run = gauntlet.run
+    for counted in _memory_stop(run, "tmpfs_hog"):
+        assert counted["total"] > 128 and counted["scratch"] > 100, counted
+    assert not any(r.get("survived") for r in run.report("tmpfs_hog", "tmpfs_hog"))
+
+
+def test_a_bots_own_words_name_no_limit(gauntlet):
+    """A bot that writes what runtimes print at a limit and exits has crashed: the runner
+    enforced no limit on it, so none is recorded."""
+    run = gauntlet.run
+    assert run.report("limit_liar", "limit_liar")
+    for rec in run.games("limit_liar"):
+        seat = rec["bots"].index("limit_liar")
+        [fault] = [f for f in rec["faults"] if f["seat"] == seat]
+        assert fault["class"] == "crash" and "limit" not in fault["detail"], fault
 
 
 # 9. Processes
@@ -723,6 +777,107 @@ def test_writes_land_without_sandbox(arenas):
     assert (arena / "bots" / f"pwned-{token}").exists() and (arena / "out" / f"pwned-{token}").exists()
 
 
+# 14. Notes through the session keyring
+
+# Joins a new session keyring (KEYCTL_JOIN_SESSION_KEYRING, as pam_keyinit does at an ssh login)
+# and then becomes the tournament runner.
+_IN_SESSION_KEYRING = """
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+keyctl = {"x86_64": 250, "aarch64": 219}[os.uname().machine]
+if libc.syscall(keyctl, 1, b"fairplay-session") < 0:
+    sys.exit("no session keyring: " + os.strerror(ctypes.get_errno()))
+os.execv(sys.executable, [sys.executable, *sys.argv[1:]])
+"""
+
+
+def _keyring_run(arenas, kind: str) -> list[dict]:
+    """Two note-takers in duplicate (each deal under both seatings; a table starts its bots afresh
+    when a deal comes round), run by a runner that has a session keyring of its own."""
+    if os.uname().machine not in ("x86_64", "aarch64"):
+        pytest.skip("the note-taker knows the key calls of x86-64 and ARM64 only")
+    arena = make_arena(arenas())
+    bots = [bot(arena, "notes_a", "keyring_notes"), bot(arena, "notes_b", "keyring_notes")]
+    doc = {"game": {"name": "toy-tricks", "players": 2},
+           "tournament": {"format": "duplicate", "deals": 3, "seed": 5, "output": str(arena / "out")},
+           "time": TIME, "records": {"stderr": "all", "report": False}, "sandbox": {"kind": kind}, "bots": bots}
+    config = arena / "fairplay.toml"
+    config.write_text(tomli_w.dumps(doc), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", _IN_SESSION_KEYRING, str(TOY_CLI), "tournament", str(config), "-q",
+                           "--no-report"], capture_output=True, text=True, timeout=300)
+    if "no session keyring" in done.stderr:
+        pytest.skip(f"this machine gives no session keyring: {done.stderr.strip()}")
+    assert done.returncode == 0, done.stderr
+    reports = []
+    for path in (arena / "out" / "stderr").glob("*.log"):
+        reports += [json.loads(line[6:]) for line in path.read_text().splitlines() if line.startswith("CHEAT ")]
+    notes = [r for r in reports if r.get("attack") == "keyring"]
+    assert len(notes) >= 4, reports  # a process of each bot per deal round
+    return notes
+
+
+def test_no_notes_through_the_session_keyring(sandbox, arenas):
+    """No note is left, none is found: the key calls are refused."""
+    notes = _keyring_run(arenas, "bwrap")
+    for note in notes:
+        assert not note["added"] and note["add_error"] == os.strerror(1), note  # EPERM
+        assert note["found"] is None, note
+
+
+@linux
+def test_notes_pass_through_the_session_keyring_without_sandbox(arenas):
+    notes = _keyring_run(arenas, "none")
+    assert all(note["added"] for note in notes), notes
+    # A later process read a note another process (of either bot) wrote, hand and all.
+    written = {n["wrote"] for n in notes}
+    found = [n["found"] for n in notes if n["found"]]
+    assert found and set(found) <= written and any(json.loads(f)["hand"] for f in found), notes
+
+
+# 15. Signals through file locks
+
+def _lock_run(arenas, kind: str) -> Run:
+    arena = make_arena(arenas())
+    bots = [bot(arena, "sender", "lock_signaller", "--send"), bot(arena, "receiver", "lock_signaller", "--receive")]
+    return play(arena, bots, kind=kind, fmt="round-robin", deals=2)
+
+
+def test_no_signal_through_file_locks(sandbox, arenas):
+    """Two colluders at one table, both able to read /usr/bin/env: the sender cannot lock it, so
+    the receiver sees no lock."""
+    run = _lock_run(arenas, "bwrap")
+    assert_intact(run)
+    sent, seen = run.report("sender", "lock_send"), run.report("receiver", "lock_receive")
+    assert sent and seen
+    assert all(not r["locked"] and r["error"] == "EPERM" for r in sent), sent
+    assert all(r["seen"] is None for r in seen), seen
+
+
+@linux
+def test_file_locks_signal_without_sandbox(arenas):
+    run = _lock_run(arenas, "none")
+    assert_intact(run)
+    sent = {r["sent"] for r in run.report("sender", "lock_send") if r["locked"]}
+    seen = {r["seen"] for r in run.report("receiver", "lock_receive")}
+    assert sent and sent & seen, (sent, seen)
+
+
+# 16. No two games of one deal at once
+
+def test_copies_at_two_tables_never_hold_one_deal(sandbox, arenas):
+    """Duplicate on two tables, one deal: its two seatings are never played at once, so two
+    copies of a bot (here the lock colluders) at the two tables never hold the same deal --
+    what a channel between them could carry is no hand of their own deal."""
+    arena = make_arena(arenas())
+    bots = [bot(arena, "sender", "lock_signaller", "--send"), bot(arena, "receiver", "lock_signaller", "--receive")]
+    run = play(arena, bots, fmt="duplicate", deals=1, concurrency=2)
+    assert_intact(run)
+    assert len(run.records) == 2
+    assert overlapping_games_of_a_deal(run.records) == []
+    assert all(r["seen"] is None for r in run.report("receiver", "lock_receive"))
+
+
 # ---- holes: each test states what the sandbox promises, and fails while the hole is open ------
 
 def test_other_bots_files_are_hidden(sandbox, arenas, tmp_path):
@@ -739,6 +894,65 @@ def test_other_bots_files_are_hidden(sandbox, arenas, tmp_path):
     run = play(arena, bots, tournament={"output": str(tmp_path / "out")})
     assert_intact(run)
     assert _reader_secrets(run) == []
+
+
+def _own_files_run(arenas, tmp_path, kind: str) -> tuple[Run, Path, Path]:
+    """Two bots working in one folder: the victim was given a model file to read (its own
+    ``read_only``), and the organiser keeps private notes (mode 0600) there too."""
+    arena = make_arena(arenas())
+    models = arena / "models"
+    models.mkdir(mode=0o755)
+    model = models / "victim-model.txt"
+    model.write_text(f"the victim's model: {VIC}\n")
+    model.chmod(0o644)
+    notes = arena / "organiser-notes.txt"
+    notes.write_text(f"the organiser's notes: {ORG}\n")
+    notes.chmod(0o600)
+    honest = victim(arena)
+    honest["env"]["FAIRPLAY_READ"] = str(model)  # not on its command line, which would make it the bot's own
+    bots = [{**honest, "sandbox": {"read_only": [str(model)]}},
+            bot(arena, "reader", "run_folder_reader")]  # it reads every file of the folder
+    return play(arena, bots, kind=kind, tournament={"output": str(tmp_path / "out")}), model, notes
+
+
+def test_a_bot_sees_its_own_files_only(sandbox, arenas, tmp_path):
+    """Another bot's read_only file and the organiser's 0600 file in the folder both bots work
+    in are hidden from the reader; the victim reads its own model."""
+    run, model, _ = _own_files_run(arenas, tmp_path, "bwrap")
+    assert_intact(run)
+    assert _reader_secrets(run) == []
+    [reads] = run.report("honest", "honest_reads")[:1]
+    assert reads["readable"] == {str(model): True} and reads["secrets"] == [VIC], reads  # its own model, read
+
+
+@linux
+def test_other_files_are_readable_without_sandbox(arenas, tmp_path):
+    run, _, _ = _own_files_run(arenas, tmp_path, "none")
+    assert_intact(run)
+    assert {VIC, ORG} <= set(_reader_secrets(run))
+
+
+_LAUNCHER_WORD = re.compile(r"--(nproc|nofile|fsize|core|reuid|regid|inh-caps)=\S+|--clear-groups")
+
+
+def test_the_sandboxs_init_names_nothing_of_the_organisers(sandbox, arenas, tmp_path):
+    """Process 1 of a sandbox is bwrap: its command line shows ``bwrap --args N --`` (the mounts
+    are read from a file), then the limits' launcher and the bot's own command -- no folder
+    bound, no path hidden."""
+    arena = make_arena(arenas())
+    spy = bot(arena, "init_reader", "init_reader")
+    run = play(arena, [victim(arena), spy], tournament={"output": str(tmp_path / "out")})
+    assert_intact(run)
+    reps = run.report("init_reader", "init")
+    assert reps
+    for rep in reps:
+        words = rep["words"]
+        assert words[:2] == ["bwrap", "--args"] and words[2].isdigit() and words[3] == "--", words
+        own = spy["command"]
+        assert words[-len(own):] == own, words
+        for word in words[4:-len(own)]:  # prlimit and setpriv, and their options
+            assert _LAUNCHER_WORD.fullmatch(word) or word in ("/usr/bin/prlimit", "/usr/bin/setpriv", "/bin/prlimit",
+                                                               "/bin/setpriv"), words
 
 
 # ---- 13. compliance under SIGTERM -----------------------------------------------------------
@@ -869,7 +1083,7 @@ def test_allowlisted_etc_files_are_readable(sandbox, arenas):
                fmt="round-robin")
     assert_intact(run)
     [rep] = run.report("honest", "honest_reads")[:1]
-    assert rep["readable"] == {p: True for p in wanted}
+    assert rep["readable"] == {p: True for p in wanted}, rep
 
 
 # ---- a deal comes round again ---------------------------------------------------------------

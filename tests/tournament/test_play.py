@@ -347,3 +347,28 @@ def test_ctrl_c_ends_the_game_and_every_bot(tmp_path):
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+@pytest.mark.parametrize("kind", ["none", "bwrap"])
+def test_play_without_a_sandbox_warns_as_tournament_does(monkeypatch, tmp_path, kind):
+    """`play --sandbox none` prints the warning `tournament` prints (a bot then runs as the person
+    and could read the page's session key from the play process's memory); sandboxed, none."""
+    from tournament import cli, play
+    from tournament.sandbox import SandboxUnavailable, probe, unsandboxed_notice
+
+    if kind == "bwrap":
+        try:
+            probe(play.play_config("toy-tricks", None, 0, [], {}, 1000, None).sandbox)
+        except SandboxUnavailable as exc:
+            pytest.skip(f"no sandbox on this machine: {exc}")
+
+    async def no_server(session, port, ready):  # the page is not what this test is about
+        return None
+
+    monkeypatch.setattr(play, "serve", no_server)
+    result = CliRunner().invoke(cli.play_command, ["toy-tricks", "--no-browser", "--sandbox", kind,
+                                                   "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    config = play.play_config("toy-tricks", None, 0, [], {}, 1000, "none")
+    warning = f"warning: {unsandboxed_notice(config)}"
+    assert (warning in result.output) == (kind == "none"), result.output

@@ -107,33 +107,57 @@ def test_a_run_that_cannot_sandbox_refuses_to_start_and_says_how_out(tmp_path, m
     assert "The bots ran without a sandbox" in page
 
 
-def test_the_seccomp_filter_refuses_exactly_sched_setaffinity():
-    """Run the classic BPF program on the seccomp_data of some calls (a tiny interpreter of the
-    three instructions it uses)."""
+def _seccomp_verdict(program: bytes, arch: int, nr: int, *args: int) -> int:
+    """Run the classic BPF program on one seccomp_data (a tiny interpreter of the instructions
+    it uses: load a word, jump if equal, at least or any bit set, return)."""
+    code = [struct.unpack("=HBBI", program[i:i + 8]) for i in range(0, len(program), 8)]
+    words = {0: nr, 4: arch, **{16 + 8 * i: a & 0xFFFFFFFF for i, a in enumerate(args)}}
+    pc, acc = 0, 0
+    while True:
+        op, jt, jf, k = code[pc]
+        if op == 0x20:
+            acc = words.get(k, 0)
+        elif op in (0x15, 0x35, 0x45):
+            taken = acc == k if op == 0x15 else acc >= k if op == 0x35 else bool(acc & k)
+            pc += jt if taken else jf
+        elif op == 0x06:
+            return k
+        else:
+            raise AssertionError(f"instruction {op:#x} at {pc}")
+        pc += 1
+
+
+def test_the_seccomp_filter_refuses_the_leak_channels_and_nothing_else():
     program = sandbox.seccomp_program()
     if program is None:
         pytest.skip(f"no seccomp filter for {os.uname().machine}")
-    code = [struct.unpack("=HBBI", program[i:i + 8]) for i in range(0, len(program), 8)]
+    if os.uname().machine != "x86_64":
+        pytest.skip("the call numbers below are x86-64's")
 
-    def verdict(arch: int, nr: int) -> int:
-        pc, acc = 0, 0
-        while True:
-            op, jt, jf, k = code[pc]
-            if op == 0x20:
-                acc = {0: nr, 4: arch}[k]
-            elif op == 0x15:
-                pc += jt if acc == k else jf
-            elif op == 0x06:
-                return k
-            pc += 1
+    def verdict(nr: int, *args: int, arch: int = 0xC000003E) -> int:
+        return _seccomp_verdict(program, arch, nr, *args)
 
-    allow, eperm = 0x7FFF0000, 0x00050000 | 1
-    if os.uname().machine == "x86_64":
-        x86_64, i386 = 0xC000003E, 0x40000003
-        assert verdict(x86_64, 203) == eperm and verdict(x86_64, 203 | 0x40000000) == eperm
-        assert verdict(i386, 241) == eperm
-        assert all(verdict(x86_64, nr) == allow for nr in (0, 1, 56, 57, 59, 204, 241))  # read, clone, getaffinity
-        assert verdict(i386, 203) == allow and verdict(0x12345678, 203) == allow
+    allow, eperm, enosys, kill = 0x7FFF0000, 0x00050000 | 1, 0x00050000 | 38, 0x80000000
+    # sched_setaffinity, add_key, request_key, keyctl, flock, inotify, fanotify, shmget, unshare, setns
+    for nr in (203, 248, 249, 250, 73, 253, 294, 254, 300, 29, 272, 308):
+        assert verdict(nr) == eperm, nr
+    for nr in (425, 426, 427, 435):  # io_uring, clone3: as on a kernel without them
+        assert verdict(nr) == enosys, nr
+    # fcntl: the lock, lease and notify commands only (F_SETLK(W), F_OFD_SETLK(W), F_SETLEASE, F_NOTIFY)
+    for cmd in (6, 7, 37, 38, 1024, 1026):
+        assert verdict(72, 3, cmd) == eperm, cmd
+    for cmd in (0, 1, 2, 3, 4, 5, 36, 1030):  # F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GETLK, ...
+        assert verdict(72, 3, cmd) == allow, cmd
+    assert verdict(41, 40, 1, 0) == eperm  # socket(AF_VSOCK, ...)
+    assert all(verdict(41, family, 1, 0) == allow for family in (1, 2, 10, 16))  # unix, inet, inet6, netlink
+    # clone: a thread or a child, yes; a new namespace, no.
+    assert verdict(56, 0x3D0F00) == allow and verdict(56, 0x11) == allow  # pthread_create's flags, fork's
+    for flag in (0x20000, 0x2000000, 0x4000000, 0x8000000, 0x10000000, 0x20000000, 0x40000000):
+        assert verdict(56, 0x11 | flag) == eperm, hex(flag)
+    assert all(verdict(nr) == allow for nr in (0, 1, 9, 57, 59, 204, 319, 231))  # read ... memfd_create, exit_group
+    # Another architecture, or x32 on x86-64: killed.
+    assert verdict(203, arch=0x40000003) == kill and verdict(0, arch=0x40000003) == kill
+    assert verdict(0 | 0x40000000) == kill and verdict(203 | 0x40000000) == kill
 
 
 def test_hidden_paths_are_the_run_folder_the_config_and_other_bots_files(tmp_path):

@@ -108,7 +108,8 @@ def test_bench_runner_command_runs(monkeypatch):
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output)
     (row,) = figures["rows"]
-    cost = figures["sandbox"]
+    cost = figures["sandbox"]["1"]  # per number of tables (-j)
+    assert set(figures["sandbox"]) == {"1"}
     assert cost["decisions"] > 0 and cost["ratio"] > 0 and cost["startup_ms"]["bwrap"] > 0
     assert row["concurrency"] == 1 and row["event_delivery"] == "immediate" and row["decisions"] > 0
     assert row["cpu_affinity"] == "table"

@@ -106,3 +106,31 @@ def test_deal_seeds_are_stable_and_distinct():
     seeds = {deal_seed(master_key(s), d) for s in range(5) for d in range(50)}
     assert len(seeds) == 250
     assert all(0 <= s < 2**64 for s in seeds)
+
+
+def test_a_deal_in_play_at_one_table_waits_at_the_others():
+    """DealQueue: jobs in schedule order, but for one whose deal is being played elsewhere; a
+    table that finds only such jobs waits until the deal is free."""
+    import threading
+    import time
+
+    from tournament.schedule import DealQueue, Job, next_free
+
+    jobs = [Job(i, f"t0-d{deal}-s{seating}", 0, deal, deal, seating, ("a", "b"))
+            for i, (deal, seating) in enumerate([(0, 0), (0, 1), (1, 0), (1, 1)])]
+    assert next_free(jobs, {0}) == 2 and next_free(jobs, {0, 1}) is None and next_free(jobs, set()) == 0
+    q = DealQueue(jobs)
+    never = lambda: False  # noqa: E731
+    first, second = q.take(never), q.take(never)
+    assert (first.job_id, second.job_id) == ("t0-d0-s0", "t0-d1-s0")  # d0-s1 waits for d0-s0
+    got: list[str] = []
+    waiter = threading.Thread(target=lambda: got.append(q.take(never).job_id))
+    waiter.start()
+    time.sleep(0.3)
+    assert got == []  # both deals left are in play
+    q.done(second)
+    waiter.join(timeout=5)
+    assert got == ["t0-d1-s1"]
+    q.done(first)
+    assert q.take(never).job_id == "t0-d0-s1" and q.take(never) is None
+    assert DealQueue(jobs).take(lambda: True) is None  # a stopped run takes nothing

@@ -58,9 +58,10 @@ class ToyState(GameState):
         return self.deck[action]
 
     def _parse(self, text):
-        if text.startswith("bid"):
+        # string_to_action hands the parser the text in upper case (docs/notation.md).
+        if text.startswith("BID"):
             return 100 + int(text[3:])
-        return self.deck.index(text.upper())
+        return self.deck.index(text)
 
     def _apply(self, action):
         p = self.to_move

@@ -97,6 +97,10 @@ def others(only: str | None = None) -> list[int]:
     return [parent] + [p for p in targets(only) if p not in (me, parent)]
 
 
+# The request being answered, for an attack that wants the bot's view (its hand).
+CURRENT: dict = {}
+
+
 def play(name: str, on_request: Callable[[int], None] | None = None, on_start: Callable[[], None] | None = None,
          slow_s: float = 0.0) -> None:
     """Speak the protocol until ``quit``: legal moves only.  ``on_request(n)`` runs before the
@@ -116,6 +120,7 @@ def play(name: str, on_request: Callable[[int], None] | None = None, on_start: C
             send("readyok " + words[1])
         elif command == "request":
             requests += 1
+            CURRENT["request"] = json.loads(words[3])
             if on_request is not None:
                 try:
                     on_request(requests)
