@@ -989,8 +989,10 @@ cdef inline bint _holds_id(tuple legal, long move) except -1:
     return False
 
 
+cdef enum:
+    _BLOCK = 64          # a C constant: push() compares with it on every card play
 #: Actions per shared block of an ActionLog.
-ACTION_BLOCK = 64
+ACTION_BLOCK = _BLOCK
 
 
 cdef class ActionLog:
@@ -1002,17 +1004,20 @@ cdef class ActionLog:
     appends afterwards is its own.  Indexing, assignment (a sampled world rewrites the hidden
     choices of its own history), ``len``, iteration and ``==`` with a list behave as a list's."""
 
-    def __init__(self, actions=()):
+    def __cinit__(self):
         self.blocks = ()
         self.tail = []
         self.n_blocked = 0
-        self.extend(actions)
+
+    def __init__(self, actions=()):
+        if actions:                     # a new game's log is empty: nothing to go through
+            self.extend(actions)
 
     cdef inline int push(self, object action) except -1:
         self.tail.append(action)
-        if len(self.tail) == ACTION_BLOCK:
+        if len(self.tail) == _BLOCK:
             self.blocks = self.blocks + (tuple(self.tail),)
-            self.n_blocked += ACTION_BLOCK
+            self.n_blocked += _BLOCK
             self.tail = []
         return 0
 
@@ -1050,16 +1055,16 @@ cdef class ActionLog:
         cdef Py_ssize_t i = self._index(index)
         if i >= self.n_blocked:
             return self.tail[i - self.n_blocked]
-        return self.blocks[i // ACTION_BLOCK][i % ACTION_BLOCK]
+        return self.blocks[i // _BLOCK][i % _BLOCK]
 
     def __setitem__(self, index, action):
         cdef Py_ssize_t i = self._index(index), b
         if i >= self.n_blocked:
             self.tail[i - self.n_blocked] = action
             return
-        b = i // ACTION_BLOCK           # a new tuple for that block: other copies keep theirs
+        b = i // _BLOCK           # a new tuple for that block: other copies keep theirs
         block = list(self.blocks[b])
-        block[i % ACTION_BLOCK] = action
+        block[i % _BLOCK] = action
         self.blocks = self.blocks[:b] + (tuple(block),) + self.blocks[b + 1:]
 
     def __iter__(self):
