@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -71,3 +72,17 @@ def overlapping_games_of_a_deal(records: list[dict]) -> list[tuple[str, str]]:
         spans.append((r["deal"], start, start + r["duration_s"], r["job"]))
     spans.sort(key=lambda s: s[1])
     return [(a[3], b[3]) for i, a in enumerate(spans) for b in spans[i + 1:] if a[0] == b[0] and b[1] < a[2] - 0.002]
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    """Skip when bots cannot be sandboxed here -- but not in CI, where the sandbox must work."""
+    from tournament.config import SandboxSettings
+    from tournament.sandbox import SandboxUnavailable, probe
+
+    try:
+        probe(SandboxSettings())
+    except SandboxUnavailable as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must be able to sandbox bots: {exc}")
+        pytest.skip(f"no sandbox on this machine: {exc}")

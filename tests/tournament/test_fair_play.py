@@ -49,10 +49,9 @@ import pytest
 import tomli_w
 from conftest import BOTS, HERE, overlapping_games_of_a_deal
 
-from tournament.config import SandboxSettings, load_config
+from tournament.config import load_config
 from tournament.results import RESULTS_FILE
 from tournament.runner import RunSummary, run_tournament
-from tournament.sandbox import SandboxUnavailable, probe
 from tournament.schedule import build_schedule
 
 CHEATERS = HERE / "bots" / "cheaters"
@@ -79,15 +78,7 @@ linux = pytest.mark.skipif(not LINUX, reason="the attacks go through Linux's /pr
 
 # ---- machinery ----------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def sandbox():
-    """Skip when bots cannot be sandboxed here -- but not in CI, where the sandbox must work."""
-    try:
-        probe(SandboxSettings())
-    except SandboxUnavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must be able to sandbox bots: {exc}")
-        pytest.skip(f"no sandbox on this machine: {exc}")
+# (the `sandbox` fixture: conftest.py)
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -19,20 +19,10 @@ from conftest import BOTS, HERE
 from tournament.config import SandboxSettings, parse_config
 from tournament.results import read_results
 from tournament.runner import run_tournament
-from tournament.sandbox import SandboxUnavailable, probe
 
 RUNTIMES = HERE / "bots" / "runtimes"
 TIME = {"startup_ms": 20000, "ready_ms": 10000, "decision_ms": 5000, "shutdown_ms": 2000}
 
-
-@pytest.fixture(scope="module")
-def sandbox():
-    try:
-        probe(SandboxSettings())
-    except SandboxUnavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must be able to sandbox bots: {exc}")
-        pytest.skip(f"no sandbox on this machine: {exc}")
 
 
 def need(program: str) -> str:
