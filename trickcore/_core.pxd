@@ -69,6 +69,8 @@ cdef class StateCore:
     cdef public TrickPhase _tp
     cdef public ActionLog _actions
     cdef public bint _fast
+    # While _fast is off: the one seat whose card decisions the game answers (-1: every seat's).
+    cdef public int _slow_seat
     cdef public bint _shared
     # The legal actions of the current decision (a tuple), or None: apply_action
     # clears it, and it is the only way a state changes.
@@ -86,6 +88,7 @@ cdef class StateCore:
     cdef public tuple _ev_sync
 
     cdef bint _in_trick_phase(self) noexcept   # reads fields only: nothing to raise
+    cdef bint _all_cards_in_c(self) noexcept
     cdef tuple _legal_tuple(self)
     cdef _end_trick_phase(self)
     cdef _apply_other(self, action, seat)

@@ -217,6 +217,7 @@ class StateCore:
     _tp: TrickPhase | None
     _actions: ActionLog
     _fast: bool
+    _slow_seat: int
     _shared: bool
     _ev_sync: tuple[Any, ...]
     def _is_terminal(self) -> bool: ...

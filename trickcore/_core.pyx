@@ -1109,7 +1109,21 @@ cdef class StateCore:
     # Attributes (_tp, _actions, _fast, _shared, _legal_cache, the legal actions of the
     # current decision or None, _edits and _ev_sync): trickcore/_core.pxd.
 
+    def __cinit__(self):
+        self._slow_seat = -1
+
     cdef inline bint _in_trick_phase(self) noexcept:
+        """Whether the binding answers the card decision at hand: a trick phase runs, and the
+        game left it the card play (``_fast``) or at least this seat's (every seat's but
+        ``_slow_seat``: Klaberjass's Belle holder, whose decisions the game answers)."""
+        if self._tp is None or tc_play_over(&self._tp.s):
+            return False
+        return self._fast or (self._slow_seat >= 0
+                              and tc_play_to_move(&self._tp.s, &self._tp.rules) != self._slow_seat)
+
+    cdef inline bint _all_cards_in_c(self) noexcept:
+        """Whether every card of the rest of the trick phase is the binding's (playouts and
+        finish_trick_phase play them all in C)."""
         return self._fast and self._tp is not None and not tc_play_over(&self._tp.s)
 
     cpdef _is_terminal(self):
@@ -1230,8 +1244,9 @@ cdef class StateCore:
         cdef int code = _policy_code(policy)
         if type(n) is not int or not 1 <= n <= 2**31 - 1:
             raise ValueError(f"n must be a positive number of playouts, not {n!r}")
-        if not self._in_trick_phase():
-            raise ValueError(f"playouts run in a trick phase; this state is at a {self.decision()!r} decision")
+        if not self._all_cards_in_c():
+            raise ValueError(f"playouts run in a trick phase the game leaves to the core; this state is at "
+                             f"a {self.decision()!r} decision")
         cdef Rng rng = Rng(seed)
         if per_move:
             return {move: {"n": n, "tricks": tricks, "points": points}
@@ -1246,9 +1261,9 @@ cdef class StateCore:
         last card (the deal is scored, the next decision comes).  The fast path of a rollout
         to the end of a deal.  Seeded by ``seed``; ValueError outside a trick phase."""
         cdef int code = _policy_code(policy)
-        if not self._in_trick_phase():
-            raise ValueError(f"finish_trick_phase runs in a trick phase; this state is at a "
-                             f"{self.decision()!r} decision")
+        if not self._all_cards_in_c():
+            raise ValueError(f"finish_trick_phase runs in a trick phase the game leaves to the core; this "
+                             f"state is at a {self.decision()!r} decision")
         self._legal_cache = None
         moves = self._tp.play_out(Rng(seed), code)
         self._actions.extend(moves)
@@ -1276,6 +1291,7 @@ cdef class StateCore:
         cdef StateCore new = StateCore.__new__(type(self))   # the type's tp_new: no Python-level call
         cdef TrickPhase tp = self._tp
         new._fast = self._fast
+        new._slow_seat = self._slow_seat
         new._legal_cache = self._legal_cache
         new._listed_lo = self._listed_lo
         new._listed_hi = self._listed_hi
@@ -1305,16 +1321,17 @@ cdef class StateCore:
         sync = self._ev_sync
         at_tp = sync is not None and self._tp is not None and sync[0] is self._tp
         core = (self._tp, list(self._actions), self._fast, self._edits,
-                sync[1:] if at_tp else sync, at_tp)
+                sync[1:] if at_tp else sync, at_tp, self._slow_seat)
         return (_state_rebuilt, (type(self), core, dict(getattr(self, "__dict__", {}))))
 
 
 def _state_rebuilt(type cls, tuple core, dict attributes):
     """A state from ``StateCore.__reduce__``: its class, this base's fields and its attributes."""
-    if not issubclass(cls, StateCore) or len(core) != 6:
+    if not issubclass(cls, StateCore) or len(core) != 7:
         raise TypeError("not a pickled game state")
     cdef StateCore state = <StateCore>cls.__new__(cls)
-    tp, actions, fast, edits, sync, at_tp = core
+    tp, actions, fast, edits, sync, at_tp, slow_seat = core
+    state._slow_seat = slow_seat
     state._tp = tp
     state._actions = ActionLog(actions)
     state._fast = fast

@@ -282,7 +282,9 @@ _IMMUTABLE = frozenset({int, float, str, bool, type(None), bytes, frozenset, ran
 
 def _fresh(value: Any, memo: dict[int, Any]) -> Any:
     """``copy.deepcopy(value, memo)`` for the values game states hold (containers of plain data),
-    several times faster; shared references stay shared (``memo``), anything else is deep-copied."""
+    several times faster; shared references stay shared (``memo``), anything else is deep-copied.
+    Containers of immutable items, the usual case (hands, orders, scores, seats), are copied
+    with one call (a tuple of them is itself)."""
     kind = type(value)
     if kind in _IMMUTABLE:
         return value
@@ -291,16 +293,30 @@ def _fresh(value: Any, memo: dict[int, Any]) -> Any:
         return done
     out: Any
     if kind is list:
-        if all(type(item) in _IMMUTABLE for item in value):     # hands, orders, scores
+        for item in value:
+            if type(item) not in _IMMUTABLE:
+                break
+        else:
             out = memo[id(value)] = value.copy()
             return out
         out = memo[id(value)] = []
         out.extend([_fresh(item, memo) for item in value])
     elif kind is dict:
+        for item in value.values():
+            if type(item) not in _IMMUTABLE:
+                break
+        else:
+            out = memo[id(value)] = value.copy()
+            return out
         out = memo[id(value)] = {}
         for key, item in value.items():
             out[key] = _fresh(item, memo)
     elif kind is tuple:
+        for item in value:
+            if type(item) not in _IMMUTABLE:
+                break
+        else:
+            return value
         items = [_fresh(item, memo) for item in value]
         out = memo[id(value)] = value if all(a is b for a, b in zip(items, value)) else tuple(items)
     elif kind is set:
@@ -417,6 +433,7 @@ class GameState(StateCore):
         self._mark_plays()
         self._tp = TrickPhase(deck, self.num_players, follow, winner, trump, list(hands), leader, tricks)
         self._fast = True
+        self._slow_seat = -1
         return self._tp
 
     @property
@@ -625,8 +642,9 @@ class GameState(StateCore):
         shallowly; the trick phase is already this copy's own."""
         self._shared = False
         memo: dict[int, Any] = {}
-        if self._tp is not None:
-            memo[id(self._tp)] = self._tp
+        for phase in (self._tp, self.previous_phase):   # this copy's own, and a finished one
+            if phase is not None:
+                memo[id(phase)] = phase
         attributes = self.__dict__
         events = attributes.get("_events")
         if events is not None:

@@ -394,3 +394,34 @@ def test_four_player_ranks_are_the_sides_places():
         assert scores[0] == scores[2] and scores[1] == scores[3]
         assert ranks[0] == ranks[2] and ranks[1] == ranks[3] and sorted(set(ranks)) in ([1, 2], [1])
         assert (ranks[0] < ranks[1]) == (scores[0] > scores[1])
+
+
+def test_only_the_belle_holders_card_decisions_go_through_the_game(monkeypatch):
+    """§5.5: while Belle may be announced, the holder's card decisions are the game's (they offer
+    ``QH+belle``), and every other seat's cards stay on the core's fast path (_slow_seat): the
+    game's ``_apply`` sees the holder's cards only.  Playouts, which would play the holder's cards
+    in C, are refused until the Belle is settled."""
+    rng = random.Random(5)
+    for seed in range(200):
+        st = trickcore.new_game("klaberjass", 4, seed=seed)
+        while not st.is_terminal() and not (st.decision() == "play" and st._belle_holder is not None):
+            st.apply_action(rng.choice(st.legal_actions()))
+        if not st.is_terminal():
+            break
+    else:  # pragma: no cover - seeds 0..199 hold a Belle
+        pytest.fail("no deal with a Belle holder")
+    holder = st._belle_holder
+    seen: list[int] = []
+    plain = type(st)._apply
+    monkeypatch.setattr(type(st), "_apply", lambda self, action: (seen.append(self.current_player()),
+                                                                  plain(self, action))[1])
+    with pytest.raises(ValueError, match="leaves to the core"):
+        st.finish_trick_phase()
+    played = 0
+    while st._belle_holder is not None and st.decision() == "play":
+        seat = st.current_player()
+        if seat != holder:
+            assert not any(a.endswith("+belle") for a in st.legal_action_strings())
+        st.apply_action(rng.choice(st.legal_actions()))
+        played += 1
+    assert played and seen and set(seen) == {holder}, (holder, seen)

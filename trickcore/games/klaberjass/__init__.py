@@ -24,9 +24,10 @@ Modelling
   (§4.3, §4.4), melds with the fixed decomposition and the one-side comparison (§5),
   Kontra/Re (§6), Belle (§5.5) announced together with the card (action ``QH+belle``), scoring
   with dice (§8), match end and next dealer (§8.4, §8.5).
-* Belle: while a player holds both trump K and Q the trick phase runs on the slow path
-  (``self._fast = False``) so that ``legal_actions`` can offer ``KH+belle``/``QH+belle`` next to
-  the plain cards; once he has played one of them the fast C path resumes.
+* Belle: while a player holds both trump K and Q his card decisions run on the slow path
+  (``self._fast = False``, ``self._slow_seat`` = his seat) so that ``legal_actions`` can offer
+  ``KH+belle``/``QH+belle`` next to the plain cards, and the other seats' stay on the fast C
+  path; once he has played one of them the fast path takes every seat again.
 * Sides: 4 players play in the partnerships {0, 2} and {1, 3} (side = seat % 2, one die per
   team); with 2 or 3 players every seat is its own side.  ``scores()`` gives each seat the die
   score of its side.
@@ -545,7 +546,10 @@ class KlaberjassState(GameState):
         both = (1 << k) | (1 << q)
         self._belle_holder = _first_holding(hands, both)
         if self._belle_holder is not None:
-            self._fast = False       # Belle may be announced: legal moves come from _legal
+            # Belle may be announced: the holder's legal moves come from _legal (§5.5); the
+            # other seats' card plays stay the binding's (_slow_seat)
+            self._fast = False
+            self._slow_seat = self._belle_holder
 
     def _belle_options(self) -> list[int]:
         """Belle moves open to the seat to move (§5.5, D-11)."""
@@ -724,6 +728,7 @@ class KlaberjassState(GameState):
             self._belle_holder = None       # the first Belle card is out: Belle is settled
             if not tp.over:
                 self._fast = True
+                self._slow_seat = -1
 
     # ---- information ---------------------------------------------------------------------------
     def deal_number(self) -> int:
@@ -871,6 +876,7 @@ class KlaberjassState(GameState):
                     holder = None                                  # Belle is settled
                 world._belle_holder = holder
                 world._fast = holder is None
+                world._slow_seat = -1 if holder is None else holder
             else:
                 world.hands = new_hands
             world._order = self._world_order(world, seat, held, rng)
