@@ -9,7 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 import trickcore
-from trickcore.cli import bench_module, main
+from trickcore.checkout import bench_module
+from trickcore.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -85,7 +86,7 @@ def test_bench_json_reports_ratios_to_the_floor():
 def test_bench_without_a_checkout_says_where_the_benchmarks_run(monkeypatch, tmp_path):
     """An installed wheel has no bench/ folder: ``trickcore bench`` says in one line that the
     benchmarks run from a source checkout, and how to get one."""
-    monkeypatch.setattr("trickcore.cli.BENCH_DIR", tmp_path / "bench")
+    monkeypatch.setattr("trickcore.checkout.BENCH_DIR", tmp_path / "bench")
     result = CliRunner().invoke(main, ["bench", "--quick"])
     assert result.exit_code == 1
     assert result.output.count("\n") == 1 and "source checkout" in result.output
@@ -95,7 +96,7 @@ def test_bench_without_a_checkout_says_where_the_benchmarks_run(monkeypatch, tmp
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="CPU affinity is Linux-only")
 def test_bench_runs_on_one_cpu_and_gives_the_others_back():
     """``trickcore bench`` pins itself to one CPU it may use while it measures (--no-pin: not)."""
-    bench = bench_module("engine_bench")
+    bench = bench_module("engine_bench", "trickcore bench")
 
     allowed = os.sched_getaffinity(0)
     with bench.one_cpu() as cpu:
@@ -109,7 +110,7 @@ def test_bench_times_full_games_round_robin():
     """The full-game rows: every configuration once per round (so a slow spell of the machine
     does not fall on every run of one game), each row the fastest of its rounds, per action and
     per card play."""
-    bench = bench_module("engine_bench")
+    bench = bench_module("engine_bench", "trickcore bench")
 
     run = bench._Run(quick=True, repeat=2, progress=None)
     configs = [("klaberjass", "Klaberjass", 2), ("hattrick", "Hattrick", 4)]
@@ -125,7 +126,7 @@ def test_bench_times_full_games_round_robin():
 def test_bench_compares_with_openspiels_full_game_loop():
     """``trickcore bench --compare``: OpenSpiel's Hearts, Skat and Bridge through the full-game
     loop of the game rows, in the same run (open_spiel is a test dependency)."""
-    bench = bench_module("engine_bench")
+    bench = bench_module("engine_bench", "trickcore bench")
 
     results = bench.compare_openspiel(repeat=1, games=2)
     assert results is not None
@@ -183,7 +184,7 @@ def test_bench_leads_with_a_summary_and_fits_the_terminal():
     from trickcore import tables
     from trickcore.cli import bench_summary
 
-    Result = bench_module("engine_bench").Result
+    Result = bench_module("engine_bench", "trickcore bench").Result
 
     results = [Result("floor_c", 20.0, 1.0, "floor"), Result("core_playout_reference_c", 30.0, 1.5, "playout"),
                Result("python_limit", 300.0, 15.0, "limit"),

@@ -15,7 +15,7 @@ functions (a lazy import is still a dependency).  The layers, top to bottom::
                  trickcore.encodings.* (dense actions, and tensors written from the games' states)
     interface    trickcore.game (the one game-state interface), trickcore.worlds (its world sampling)
     bindings     trickcore._core, trickcore.cffi_binding (over the C core)
-    base         trickcore.errors, trickcore.protocol, trickcore.tables (no trickcore imports)
+    base         trickcore.errors, trickcore.protocol, trickcore.tables, trickcore.checkout (no trickcore imports)
 
 An edge may only point to the same or a lower layer.  Exit status 1 on an upward edge or a
 cycle between modules, so CI can run it (tests/test_layers.py does).
@@ -40,7 +40,7 @@ def layer_of(module: str) -> str:
         return "runner"
     if module == "trickcore":
         return "api"
-    if module in ("trickcore.errors", "trickcore.protocol", "trickcore.tables"):
+    if module in ("trickcore.errors", "trickcore.protocol", "trickcore.tables", "trickcore.checkout"):
         return "base"
     if module in ("trickcore._core", "trickcore._ccore", "trickcore.cffi_binding"):
         return "bindings"

@@ -15,7 +15,6 @@ Exit codes: 0 success, 1 runner errors or bot non-compliance, 2 bad config or us
 
 from __future__ import annotations
 
-import importlib
 import json
 import shlex
 import signal
@@ -24,7 +23,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from types import FrameType, ModuleType
+from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import click
@@ -46,6 +45,7 @@ from tournament.report import capture_environment, finish_run, report_command
 from tournament.results import MANIFEST_FILE, RESULTS_FILE, ResultsFile, ResumeError, checked_records
 from tournament.runner import RunSummary, format_standings, format_throughput, run_tournament
 from tournament.schedule import weak_seed_warning
+from trickcore.checkout import bench_module
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -681,21 +681,6 @@ def play_command(game: str, commands: tuple[str, ...], players: int | None, seat
 
 #: The runner benchmark: the bench/ folder of the source checkout this package runs from (beside
 #: the package's own folder).  An installed wheel has none.
-BENCH_DIR = Path(__file__).resolve().parents[1] / "bench"
-
-
-def runner_bench_module() -> ModuleType:
-    """bench/runner_bench.py of the checkout, imported with bench/ on sys.path; without a
-    checkout, a one-line error that says how to get one."""
-    if not (BENCH_DIR / "runner_bench.py").is_file():
-        raise click.ClickException(f"the benchmarks run from a source checkout, not an installed trickcore (no "
-                                   f"{BENCH_DIR}): git clone the trickcore repository; pip install -e .; "
-                                   f"trickcore bench-runner")
-    if str(BENCH_DIR) not in sys.path:
-        sys.path.append(str(BENCH_DIR))  # after the installed packages: nothing of bench/ shadows them
-    return importlib.import_module("runner_bench")
-
-
 @click.command("bench-runner")
 @click.option("--games", type=click.IntRange(min=1), default=40, show_default=True,
               help="Games per table per measurement.")
@@ -721,7 +706,7 @@ def bench_runner_command(games: int, repeat: int, exchanges: int, concurrencies:
     bundled random bot over pipes, against a pipe ping-pong floor measured in the same run
     (definitions: docs/tournament.md, "Performance").  From a source checkout: the benchmark is
     in its bench/ folder."""
-    bench = runner_bench_module()
+    bench = bench_module("runner_bench", "trickcore bench-runner")
     deliveries = ("on-request", "immediate") if delivery == "both" else (delivery,)
     affinities = ("none", "table") if affinity == "both" else (affinity,)
     progress = None if as_json else (lambda msg: click.echo(f"  ... {msg}", err=True))

@@ -7,45 +7,25 @@ of the installed package."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import shutil
 import sys
 import textwrap
 from importlib.metadata import entry_points
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import click
 
 from trickcore import _core, tables
 from trickcore._core import TrickPhase
+from trickcore.checkout import bench_module
 from trickcore.errors import TrickcoreError
 from trickcore.game import GameState
 from trickcore.games import get_game, list_games, new_game
 
+
 #: The benchmarks: the bench/ folder of the source checkout this package runs from (beside the
 #: package's own folder).  An installed wheel has none.
-BENCH_DIR = Path(__file__).resolve().parents[1] / "bench"
-
-
-def bench_module(name: str) -> ModuleType:
-    """The module ``name`` of the checkout's bench/ folder, imported with that folder on sys.path
-    (its modules import each other by name).  Without a checkout, or without what the module
-    needs, a one-line error that says how to get them."""
-    if not (BENCH_DIR / f"{name}.py").is_file():
-        raise click.ClickException(f"the benchmarks run from a source checkout, not an installed trickcore (no "
-                                   f"{BENCH_DIR}): git clone the trickcore repository; pip install -e "
-                                   f"\".[cffi]\"; trickcore bench")
-    if str(BENCH_DIR) not in sys.path:
-        sys.path.append(str(BENCH_DIR))  # after the installed packages: nothing of bench/ shadows them
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:  # a dependency of the benchmarks only (cffi): its message names the install
-        raise click.ClickException(str(exc)) from None
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="trickcore")
 def main() -> None:
@@ -103,7 +83,7 @@ def games(as_json: bool) -> None:
 def bench(as_json: bool, quick: bool, repeat: int, no_games: bool, compare: bool, pin: bool) -> None:
     """Measure the engine: every figure in ns per card play and as a ratio to the C floor loop
     (from a source checkout: the benchmarks are in its bench/ folder)."""
-    benchmarks = bench_module("engine_bench")
+    benchmarks = bench_module("engine_bench", "trickcore bench")
     progress = None if as_json else (lambda msg: click.echo(f"  ... {msg}", err=True))
     results = benchmarks.run(quick=quick, repeat=repeat, games=not no_games, progress=progress, pin=pin)
     if compare:

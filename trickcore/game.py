@@ -662,12 +662,7 @@ class GameState(StateCore):
         """Record ``event`` (a dict whose first key is ``"type"``), seen by the seats of
         ``visible_to``, or by everyone if it is None.  The event is kept as it is: callers build
         it for the purpose and never change it afterwards."""
-        tp = self._tp
-        if tp is not None:      # _append_entry, inlined: most actions record an event or two
-            sync = self._ev_sync
-            if sync[0] is not tp or sync[3] != tp.cards_played:
-                self._mark_plays()
-        self._events.append((None if visible_to is None else _visibility(visible_to), event))
+        self._append_entry((None if visible_to is None else _visibility(visible_to), event))
 
     def _emit(self, kind: str, visible_to: Iterable[int] | None = None, **data: Any) -> None:
         """``_event({"type": kind, **data}, visible_to)``, written with keywords.  The game

@@ -12,11 +12,12 @@ import pytest
 from conftest import bot_cmd
 
 from tournament import wire
-from tournament.cli import runner_bench_module
 from tournament.match import EventFeed
+from trickcore.checkout import bench_module
 from trickcore.games import list_games, new_game
 
-bench = runner_bench_module()  # bench/runner_bench.py: a benchmark of the checkout, not of the package
+# bench/runner_bench.py: a benchmark of the checkout, not of the package
+bench = bench_module("runner_bench", "trickcore bench-runner")
 
 
 def quick_options(name: str) -> dict:
@@ -121,7 +122,7 @@ def test_bench_runner_without_a_checkout_says_where_it_runs(monkeypatch, tmp_pat
 
     from tournament.cli import bench_runner_command
 
-    monkeypatch.setattr("tournament.cli.BENCH_DIR", tmp_path / "bench")
+    monkeypatch.setattr("trickcore.checkout.BENCH_DIR", tmp_path / "bench")
     result = CliRunner().invoke(bench_runner_command, ["--games", "1"])
     assert result.exit_code == 1
     assert result.output.count("\n") == 1 and "source checkout" in result.output
