@@ -15,7 +15,7 @@ as in any run):
   deal under every seat rotation; the margin is A's mean score per deal minus the mean of the
   others (``trickcore margin``, tournament.ratings.margin);
 * **paired**: candidates A and B against the default fillers (the bundled heuristic bot); the
-  margin is A - B over the pairs (tournament.ratings.paired_margin).
+  margin is A - B over the pairs (tournament.paired.paired_margin).
 
 Both standard errors are taken over deals (the games of one deal share their cards), as the 95%
 intervals of the standings and of ``trickcore margin`` are.  The games-ratio column is the share
@@ -50,7 +50,8 @@ CHECKOUT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(CHECKOUT))
 
 from tournament.config import parse_config  # noqa: E402
-from tournament.ratings import deal_rows, margin, pair_rows, paired_margin, t95  # noqa: E402
+from tournament.paired import pair_rows, paired_margin  # noqa: E402
+from tournament.ratings import deal_rows, margin, t95  # noqa: E402
 from tournament.results import read_results  # noqa: E402
 from tournament.runner import run_tournament  # noqa: E402
 from tournament.schedule import paired_rotations, seat_rotations  # noqa: E402

@@ -40,7 +40,7 @@ from rich.progress import (
 )
 
 from tournament.config import ConfigError, TournamentConfig, load_config, parse_config, program_name
-from tournament.ratings import describe_paired
+from tournament.paired import describe_paired
 from tournament.report import capture_environment, finish_run, report_command
 from tournament.results import MANIFEST_FILE, RESULTS_FILE, ResultsFile, ResumeError, checked_records
 from tournament.runner import RunSummary, format_standings, format_throughput, run_tournament
@@ -772,7 +772,8 @@ def margin_command(run_dir: str, bots: tuple[str, ...]) -> None:
     taken together: their mean against the mean of the rest.  In a paired run (pairs.json),
     no BOT, or the candidates' names (A, B, or both), give the paired margin A - B (or B - A
     when B is named first) over the complete pairs."""
-    from tournament.ratings import margin, paired_margin
+    from tournament.paired import paired_margin
+    from tournament.ratings import margin
 
     folder = Path(run_dir)
     pairs_path = folder / "pairs.json"

@@ -21,7 +21,6 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from tournament.config import FAULT_CLASSES, TournamentConfig
-from tournament.schedule import PAIRED_TABLES, paired_pair_number, paired_seatings
 
 
 def _betainc(a: float, b: float, x: float) -> float:
@@ -255,90 +254,3 @@ def margin(deals: list[dict[str, Any]], bot: str | Sequence[str]) -> Margin:
         return Margin(bot, mean, None, len(diffs))
     var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
     return Margin(bot, mean, t95(len(diffs) - 1) * math.sqrt(var / len(diffs)), len(diffs))
-
-
-@dataclasses.dataclass
-class PairedMargin:
-    """paired: candidate A's score per game minus candidate B's, over the complete pairs -- the
-    mean over deals of each deal's mean pair margin, with a 95% interval (Student t over the deals:
-    the pairs of one deal share its cards, so each deal is one sample, as in :class:`Margin`)."""
-
-    a: str  # candidate A: a bot, or its partnership ("new-1 + new-2")
-    b: str
-    mean: float
-    ci95: float | None  # half-width; None with fewer than 2 deals
-    se: float | None  # standard error of the mean (ci95 is se times Student t's 97.5% point)
-    deals: int
-    pairs: int
-
-    @property
-    def excludes_zero(self) -> bool:
-        return self.ci95 is not None and abs(self.mean) > self.ci95
-
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-
-def pair_rows(config: TournamentConfig, records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """paired: one row per complete pair -- the deal played under one seating with A (table 0)
-    and with B (table 1), both games played -- in pair order (``pair``, the order of the
-    schedule: tournament.schedule.paired_pair_number), whatever order the games finished in.
-
-    A row: ``pair``, ``deal``, ``seed``, ``seating``, ``seats`` (the seats the candidate held),
-    ``a_job`` and ``b_job``, ``a_score`` and ``b_score`` (each candidate's score as the standings
-    count it, forfeits applied; a candidate holding a partnership scores its seats' mean) and
-    ``margin`` = a_score - b_score.  A pair with a game not played (skipped, or not yet played)
-    has no row."""
-    if config.candidates is None:
-        raise ValueError(f"format {config.format!r} has no pairs (only format 'paired' does)")
-    seatings = len(paired_seatings(config))
-    games: dict[tuple[int, int], dict[int, dict[str, Any]]] = collections.defaultdict(dict)
-    for rec in records:
-        if rec.get("status") == "played":
-            games[(rec["deal"], rec["seating"])][rec["table"]] = rec
-    rows = []
-    for (deal, seating), by_table in games.items():
-        if set(by_table) != set(PAIRED_TABLES):
-            continue
-        played = [by_table[table] for table in PAIRED_TABLES]
-        scores = []
-        for side, rec in zip(config.candidates, played):
-            seats = [seat for seat, bot in enumerate(rec["bots"]) if bot in side]
-            scores.append(statistics.fmean(rec["result"]["scores"][seat] for seat in seats))
-        a_rec, b_rec = played
-        rows.append({"pair": paired_pair_number(deal, seating, config.deals, seatings), "deal": deal,
-                     "seed": a_rec["seed"], "seating": seating,
-                     "seats": [seat for seat, bot in enumerate(a_rec["bots"]) if bot in config.candidates[0]],
-                     "a_job": a_rec["job"], "b_job": b_rec["job"], "a_score": scores[0], "b_score": scores[1],
-                     "margin": scores[0] - scores[1]})
-    return sorted(rows, key=lambda row: row["pair"])
-
-
-def paired_margin(pairs: Sequence[dict[str, Any]], a: str, b: str) -> PairedMargin:
-    """:class:`PairedMargin` of the rows of :func:`pair_rows` (or of pairs.json): the pairs of a
-    deal are averaged first, then the deals."""
-    by_deal: dict[int, list[float]] = collections.defaultdict(list)
-    for row in pairs:
-        by_deal[row["deal"]].append(row["margin"])
-    if not by_deal:
-        raise ValueError(f"no complete pair of {a} and {b} (both games of a deal and seating played)")
-    means = [statistics.fmean(v) for v in by_deal.values()]
-    mean = statistics.fmean(means)
-    if len(means) < 2:
-        return PairedMargin(a, b, mean, None, None, len(means), len(pairs))
-    se = statistics.stdev(means) / math.sqrt(len(means))
-    return PairedMargin(a, b, mean, t95(len(means) - 1) * se, se, len(means), len(pairs))
-
-
-def candidate_label(side: Sequence[str]) -> str:
-    """A candidate as the margin names it: its bot, or its partnership's bots joined by " + "."""
-    return " + ".join(side)
-
-
-def describe_paired(m: PairedMargin) -> str:
-    """One line for the standings and ``trickcore margin``: A - B per game with its interval."""
-    interval = f" ± {m.ci95:.2f} (95%)" if m.ci95 is not None else " (one deal: no interval)"
-    verdict = ("; the interval excludes zero" if m.excludes_zero
-               else "; the interval includes zero" if m.ci95 is not None else "")
-    return (f"{m.a} - {m.b}: {m.mean:+.2f}{interval} per game, paired over {m.deals} deal{'s' if m.deals != 1 else ''}"
-            f" ({m.pairs} pair{'s' if m.pairs != 1 else ''}){verdict}")

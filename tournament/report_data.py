@@ -14,15 +14,15 @@ from __future__ import annotations
 import collections
 import dataclasses
 import json
-import statistics
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from tournament.ratings import BotStanding, PairedMargin, _Tally, candidate_label, paired_margin
+from tournament.paired import PairedMargin, PairedResults, PairedShape
+from tournament.ratings import BotStanding, _Tally
 from tournament.results import MANIFEST_FILE, RESULTS_FILE, ResultsFile, ResumeError, checked_records
-from tournament.schedule import PAIRED_TABLES, candidates_of, paired_rotations
+from tournament.schedule import candidates_of, paired_rotations
 from tournament.sequential import SPRT_FILE
 from tournament.sprt import SprtSpec, SprtStatus
 
@@ -61,6 +61,7 @@ class Game:
     status: str
     table: int
     deal: int
+    seed: int | None
     seating: int
     bots: list[str]
     scores: list[float] | None
@@ -115,7 +116,8 @@ def scan(run: Path, verify: bool = True) -> tuple[list[Game], dict[str, dict[str
             result = rec.get("result") or {}
             games.append(Game(index=rec.get("index", len(games)), job=rec.get("job", f"game{len(games)}"),
                                status=rec.get("status", "played"), table=rec.get("table", 0),
-                               deal=rec.get("deal", 0), seating=rec.get("seating", 0), bots=list(bots),
+                               deal=rec.get("deal", 0), seed=rec.get("seed"), seating=rec.get("seating", 0),
+                               bots=list(bots),
                                scores=result.get("scores"), ranks=result.get("ranks"),
                                faults=list(rec.get("faults") or []), forfeited=list(rec.get("forfeited") or []),
                                duration=rec.get("duration_s"), transcript=rec.get("transcript"),
@@ -153,7 +155,7 @@ def read_summary(run: Path) -> dict[str, Any]:
 @dataclasses.dataclass
 class PairedResult:
     """A paired run's margin A - B over its complete pairs so far (None before the first;
-    tournament.ratings.paired_margin, as the runner computes it for summary.json) and how many
+    tournament.paired, as the runner computes it for summary.json) and how many
     pairs its schedule holds."""
 
     a: str
@@ -180,20 +182,12 @@ def paired_result(config: dict[str, Any], shape: Shape, games: list[Game]) -> Pa
         raise ReportError("the run's config is of format 'paired' but names no candidates")
     info, players = shape.game_info, shape.players
     seatings = paired_rotations(players, info.teams(players) if info.teams is not None else None)
-    # The pairs as tournament.ratings.pair_rows makes them for pairs.json: a deal and seating whose
-    # games with A (table 0) and with B (table 1) were both played; each candidate scores the mean
-    # of the seats it held (two when it holds a partnership).
-    scores: dict[tuple[int, int], dict[int, float]] = collections.defaultdict(dict)
-    for g in games:
-        if g.status == "played" and g.scores is not None and g.table in PAIRED_TABLES:
-            side = candidates[PAIRED_TABLES.index(g.table)]
-            scores[(g.deal, g.seating)][g.table] = statistics.fmean(
-                g.scores[seat] for seat, bot in enumerate(g.bots) if bot in side)
-    a_table, b_table = PAIRED_TABLES
-    rows = [{"deal": deal, "margin": by_table[a_table] - by_table[b_table]}
-            for (deal, _), by_table in scores.items() if len(by_table) == len(PAIRED_TABLES)]
-    a, b = (candidate_label(side) for side in candidates)
-    return PairedResult(a, b, paired_margin(rows, a, b) if rows else None, deals * len(seatings))
+    results = PairedResults(PairedShape(candidates, deals, len(seatings)),
+                            ({"status": g.status, "table": g.table, "deal": g.deal, "seating": g.seating,
+                              "seed": g.seed, "job": g.job, "bots": g.bots, "result": {"scores": g.scores}}
+                             for g in games if g.scores is not None))
+    a, b = results.shape.labels
+    return PairedResult(a, b, results.margin(), deals * len(seatings))
 
 
 # ---- the sequential test of a paired run -------------------------------------------------------

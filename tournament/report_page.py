@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tournament.pages import render
+from tournament.paired import half_width95
 
 if TYPE_CHECKING:
     from tournament.report_data import Aggregates, Game, PairedResult, SprtRecord
@@ -279,10 +280,10 @@ def sprt_view(record: SprtRecord) -> dict[str, Any]:
         llr += f" (at the decision: {path[decided_at - 1]:+.3f})"
     if status.mean is None:
         mean = "–"
-    elif status.stderr is None:
+    elif (half := half_width95(status.stderr, status.samples)) is None:
         mean = f"{status.mean:+.2f} (one deal: no interval)"
     else:
-        mean = f"{status.mean:+.2f} ± {1.96 * status.stderr:.2f} (95%: 1.96 standard errors over the deals counted)"
+        mean = f"{status.mean:+.2f} ± {half:.2f} (95%: Student's t over the deals counted)"
     rows = [("H0", f"{difference} ≤ {fmt(spec.m0)}"), ("H1", f"{difference} ≥ {fmt(spec.m1)}"), ("unit", SPRT_UNIT),
             ("alpha", f"{spec.alpha:g}: the rate of accepting H1 where in truth {difference} = {fmt(spec.m0)}"),
             ("beta", f"{spec.beta:g}: the rate of accepting H0 where in truth {difference} = {fmt(spec.m1)}"),

@@ -32,16 +32,9 @@ from tournament.checks import fault_totals as _fault_totals
 from tournament.checks import preflight
 from tournament.config import ConfigError, TournamentConfig, dump_effective
 from tournament.match import RECORD_FORMAT, GameAborted, GameResult, Table
+from tournament.paired import PairedMargin, PairedResults, PairedShape
 from tournament.process import kill_all
-from tournament.ratings import (
-    BotStanding,
-    PairedMargin,
-    candidate_label,
-    compute_standings,
-    deal_rows,
-    pair_rows,
-    paired_margin,
-)
+from tournament.ratings import BotStanding, compute_standings, deal_rows
 from tournament.results import (
     EFFECTIVE_CONFIG_FILE,
     ProgressCallback,
@@ -78,7 +71,7 @@ class RunSummary:
     nodes: list[NodeThroughput] = dataclasses.field(default_factory=list)  # this invocation's games per node
     replayed: int = 0  # games started again elsewhere because their table or node died (ray)
     paired: PairedMargin | None = None  # format 'paired': A - B over the complete pairs (None before the first)
-    sprt: str | None = None  # [stop] sprt: where the test stands (PairedProgress.describe)
+    sprt: str | None = None  # [stop] sprt: where the test stands (PairedProgress.describe_sprt)
     stopped_early: bool = False  # the test decided and the rest of the schedule was not played
 
 
@@ -532,7 +525,7 @@ class _TournamentRun:
             add_to_summary(self.out, "sprt", outcome)
         return RunSummary(self.out, len(self.schedule), self.played, len(self.existing), self.skipped, self.errors,
                           self.interrupted, standings, self.disqualified, self.warnings, self.config.executor.kind,
-                          nodes, self.replayed, paired, None if test is None else test.describe(),
+                          nodes, self.replayed, paired, None if test is None else test.describe_sprt(),
                           self.drain.is_set())
 
 
@@ -586,11 +579,10 @@ def add_to_summary(out: Path, key: str, value: Any) -> None:
 
 def write_pairs(config: TournamentConfig, out: Path, records: list[dict[str, Any]]) -> PairedMargin | None:
     """pairs.csv and pairs.json of a paired run: every complete pair in pair order
-    (ratings.pair_rows), the number of pairs scheduled, and the margin A - B over them."""
+    (tournament.paired), the number of pairs scheduled, and the margin A - B over them."""
     assert config.candidates is not None  # format 'paired'
-    rows = pair_rows(config, records)
-    a, b = (candidate_label(side) for side in config.candidates)
-    paired = paired_margin(rows, a, b) if rows else None
+    results = PairedResults(PairedShape.of_config(config), records)
+    rows, paired = results.rows(), results.margin()
     write_csv(out / "pairs.csv", list(PAIRS_COLUMNS),
               [[" ".join(map(str, row["seats"])) if key == "seats" else row[key] for key in PAIRS_COLUMNS]
                for row in rows])

@@ -15,7 +15,8 @@ from conftest import bot_cmd, mock, quick_doc
 
 from tournament.cli import margin_command, match_command, tournament_command
 from tournament.config import ConfigError, load_config, parse_config
-from tournament.ratings import paired_margin, t95
+from tournament.paired import paired_margin
+from tournament.ratings import t95
 from tournament.results import comparable, read_results
 from tournament.runner import run_tournament
 from tournament.schedule import (

@@ -123,7 +123,12 @@ def test_a_decided_test_shows_its_decision_bounds_and_llr_path(run, m0, m1, deci
     assert "H0 accepted at LLR ≤ -2.944, H1 at LLR ≥ +2.944" in shown
     path = status["llr_path"]
     assert f"LLR{status['llr']:+.3f} (at the decision: {path[at - 1]:+.3f})" in shown
-    assert f"mean margin{statistics.fmean(samples):+.2f} ± {1.96 * status['stderr']:.2f} (95%" in shown
+    # Every deal counted: the interval is the one the summary and the paired line at the top give
+    # (Student's t over the deals), not a second one.
+    margin = json.loads((run / "summary.json").read_text())["paired_margin"]
+    assert margin["deals"] == status["samples"] and margin["mean"] == pytest.approx(statistics.fmean(samples))
+    assert f"mean margin{margin['mean']:+.2f} ± {margin['ci95']:.2f} (95%: Student's t over the deals" in shown
+    assert f"{margin['mean']:+.2f} ± {margin['ci95']:.2f} points per game" in text(page)
     assert f"deals counted{DEALS} (no decision before 4)" in shown
     assert f"pairs complete{2 * DEALS}" in shown and f"games played{4 * DEALS}" in shown
     assert "stopped earlyyes" in shown

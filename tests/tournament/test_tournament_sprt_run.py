@@ -9,6 +9,7 @@ import pytest
 from conftest import bot_cmd, quick_doc
 
 from tournament.config import ConfigError, parse_config
+from tournament.paired import pair_rows, paired_margin
 from tournament.runner import run_tournament
 from tournament.schedule import PAIRED_BLOCK_DEALS, paired_seatings
 from tournament.sequential import SPRT_FILE
@@ -134,11 +135,21 @@ def test_report_every_rewrites_the_report_while_the_run_goes_on(tmp_path):
 def test_the_progress_note_of_a_paired_run_gives_its_margin_so_far(tmp_path):
     doc = sprt_doc("heuristic_bot.py", "random_bot.py", deals=PAIRED_BLOCK_DEALS)
     del doc["stop"]
-    notes = []
-    summary = run_tournament(parse_config(doc), tmp_path, progress=lambda done, total, rec, note: notes.append(note))
-    assert notes[0] == "paired a - b: no deal complete yet (1 games)"
-    # The block's deals complete together, at its last game: then the margin over all of them,
-    # which is the run's paired margin.
+    config = parse_config(doc)
+    notes, records = [], []
+
+    def watch(done: int, total: int, record: dict, note: str) -> None:
+        records.append(record)
+        notes.append(note)
+        # At every game, the figure the summary would give for the pairs recorded so far.
+        rows = pair_rows(config, records)
+        if rows:
+            m = paired_margin(rows, "a", "b")
+            spread = "" if m.ci95 is None else f" ± {m.ci95:.2f}"
+            assert note.startswith(f"paired a - b: {m.mean:+.2f}{spread} over {m.deals} deal"), (done, note)
+
+    summary = run_tournament(config, tmp_path, progress=watch)
+    assert notes[0] == "paired a - b: no pair complete yet (1 games)"
     assert notes[-1].startswith("paired a - b: ") and f"over {PAIRED_BLOCK_DEALS} deals" in notes[-1]
     assert f"{summary.paired.mean:+.2f} ± {summary.paired.ci95:.2f}" in notes[-1]
     assert summary.sprt is None and not (tmp_path / SPRT_FILE).exists()
