@@ -15,6 +15,7 @@ Exit codes: 0 success, 1 runner errors or bot non-compliance, 2 bad config or us
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shlex
 import signal
@@ -657,7 +658,18 @@ def play_command(game: str, commands: tuple[str, ...], players: int | None, seat
     notice = unsandboxed_notice(config)
     if notice:
         click.echo(f"warning: {notice}", err=True)
-    session = PlaySession(config, seat, Path(out), pace=pace, seed=seed)
+    # As `tournament` does: start each bot once before the page opens, so that one which cannot
+    # start or fails its handshake stops here with its stderr, not as a seat played at random.
+    from tournament.checks import preflight
+
+    distinct = {(b.command, b.cwd, b.env, b.options, b.sandbox): b for b in config.bots}
+    try:
+        preflight(dataclasses.replace(config, bots=tuple(distinct.values())), strict=True)
+    except ConfigError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    session = PlaySession(config, seat, Path(out), pace=pace, seed=seed,
+                          notify=lambda line: click.echo(line, err=True))
 
     def ready(url: str) -> None:
         click.echo(f"trickcore play: {config.game_info.title}, {config.players} players, you are seat {seat}")
@@ -720,6 +732,8 @@ def bench_runner_command(games: int, repeat: int, exchanges: int, concurrencies:
         click.echo(json.dumps({"rows": [r.to_json() for r in rows],
                                "sandbox": {str(c): cost.to_json() for c, cost in costs.items()} or None}, indent=1))
         return
+    if session.ended:
+        click.echo(f"the game has ended: {session.ended}", err=True)
     game_name, seats = (game, players) if game else bench.default_game()
     click.echo(f"runner benchmark: {game_name}, {players or seats} random bots over pipes, "
                f"{games} games per table, median of {repeat}")

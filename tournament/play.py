@@ -45,6 +45,7 @@ from tournament.match import GameAborted, GameResult, GameRun, Table
 from tournament.pages import write_whole
 from tournament.replay_html import faces_data
 from tournament.schedule import Job, deal_seed, master_key
+from trickcore.game import GameInfo
 from trickcore.games import get_game
 
 #: The name of the person's seat in the game records (``bots`` of a record).
@@ -137,8 +138,12 @@ class PlaySession:
     """The person's seat, the games played at it, and the pages connected to it."""
 
     def __init__(self, config: TournamentConfig, seat: int, out_dir: Path, *, pace: float = 0.8,
-                 seed: int | None = None, linger_s: float = DEFAULT_LINGER_S) -> None:
+                 seed: int | None = None, linger_s: float = DEFAULT_LINGER_S,
+                 notify: Callable[[str], None] | None = None) -> None:
         self.config = config
+        # The terminal's lines (trickcore play prints them): a bot's faults, the page gone, the end.
+        self.notify = notify or (lambda line: None)
+        self.ended = ""  # why the session stopped, once it has: the page closed, quit on the page
         self.seat = seat
         self.out_dir = out_dir
         self.pace = pace
@@ -185,6 +190,9 @@ class PlaySession:
                 except GameAborted:
                     return
                 record = result.record
+                for fault in record["faults"]:  # the game is over: what each fault was, cards and all
+                    self.notify(f"game {self.games}, seat {fault['seat']} ({fault['bot']}): {fault['class']}: "
+                                f"{fault['detail']}")
                 path = self.save(record)
                 self.publish({"type": "over", "scores": record["scores"], "ranks": record["ranks"],
                               "result": record["result"], "forfeited": record["forfeited"], "record": str(path)},
@@ -220,6 +228,7 @@ class PlaySession:
             except queue.Empty:
                 continue
             if choice.kind == "quit":
+                self.end("you quit on the page")
                 stop.set()
                 raise GameAborted()
             return choice
@@ -268,6 +277,13 @@ class PlaySession:
         with self.lock:
             self.snapshot.setdefault("faults", []).append(shown)
         self.publish({"type": "fault", **shown})
+        did = "it forfeits the game" if fault["outcome"] == "forfeit" else "a random legal option was played for it"
+        self.notify(f"fault: seat {fault['seat']} ({fault['bot']}): {fault['class']}, {did} (what it did is printed "
+                    f"when the game ends: it may show the bot's cards)")
+
+    def end(self, why: str) -> None:
+        """Say why the session stops (the first reason given is kept)."""
+        self.ended = self.ended or why
 
     def publish(self, message: dict[str, Any], keep: str | None = "") -> None:
         """Send a message to the controlling page (from any thread); ``keep`` names the
@@ -290,7 +306,8 @@ class PlaySession:
         teams = info.teams(cfg.players) if info.teams is not None else None
         return {"type": "hello", "game": cfg.game, "title": info.title, "players": cfg.players, "seat": self.seat,
                 "names": self.names, "teams": [list(t) for t in teams] if teams else None,
-                "faces": faces_data(cfg.game, cfg.players, cfg.game_options), "options": dict(cfg.game_options)}
+                "faces": faces_data(cfg.game, cfg.players, cfg.game_options), "options": dict(cfg.game_options),
+                "options_text": options_in_words(info, cfg.game_options, cfg.players)}
 
     def resume_message(self) -> dict[str, Any]:
         with self.lock:
@@ -302,6 +319,8 @@ class PlaySession:
         if kind == "act" and isinstance(data.get("action"), str):
             self.choices.put(Choice("act", data["action"]))
         elif kind in ("continue", "quit"):
+            if kind == "quit":  # said here, before the page's socket may close
+                self.end("you quit on the page")
             self.choices.put(Choice(str(kind)))
 
 
@@ -378,12 +397,16 @@ def make_app(session: PlaySession) -> web.Application:
             if session.controller is ws:
                 session.controller = None
                 session.outbox = None
+                if not session.stop.is_set() and not session.ended:
+                    session.notify(f"the page has closed; the game ends in {session.linger_s:g} s unless the "
+                                   f"page is opened again")
                 asyncio.get_running_loop().call_later(session.linger_s, _gone)
         return ws
 
     def _gone() -> None:
         # The controlling page closed and no page took the seat since: the game ends.
         if session.controller is None:
+            session.end("the page was closed")
             session.stop.set()
 
     app = web.Application(middlewares=[guard])
@@ -429,6 +452,24 @@ async def serve(session: PlaySession, host: str = "127.0.0.1", port: int = 0,
         if session.controller is not None and not session.controller.closed:
             await session.controller.close(message=b"the game has ended")
         await runner.cleanup()
+
+
+def options_in_words(info: GameInfo, options: dict[str, Any], players: int) -> str:
+    """The game's options as the page's header shows them, e.g. ``variant: verkehrt, rounds: 1``:
+    the variant (its flags, joined by ``+``) where the game has variants, and every other option
+    whose value is not the game's default."""
+    defaults = info.resolve_options({}, players)
+    parts = []
+    flags = {spec.name for spec in info.options if spec.type is bool} if info.variants else set()
+    if flags:
+        on = [spec.name for spec in info.options if spec.name in flags and options.get(spec.name)]
+        parts.append("variant: " + ("+".join(on) if on else "classic"))
+    for spec in info.options:
+        value = options.get(spec.name, spec.default)
+        if spec.name not in flags and value != defaults.get(spec.name):
+            shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+            parts.append(f"{spec.name.replace('_', ' ')}: {shown}")
+    return ", ".join(parts) or "the game's default options"
 
 
 def play_config(game: str, players: int | None, seat: int, commands: list[list[str]], options: dict[str, Any],

@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from tournament.config import SandboxSettings
+from tournament.config import SandboxSettings, check_command, command_folder
 
 if TYPE_CHECKING:
     from tournament.sandbox import Held
@@ -125,9 +125,11 @@ class BotProcess:
         cpus = {cpu} if cpu is not None else None
         if self.sandbox is not None and self.sandbox.cpus:
             cpus = set(self.sandbox.cpus)  # the bot's own CPUs ([sandbox] cpus) over its table's
-        # Raises OSError (e.g. FileNotFoundError) if the program cannot be started.
-        if self.sandbox is None:
-            self.proc = _popen_on(cpus, argv, cwd, env)
+        # Raises OSError (e.g. FileNotFoundError) if the program cannot be started, in words that
+        # name the path tried and the folder looked in.
+        check_command(command)
+        if self.sandbox is None:  # in the bot's own folder, as in its sandbox
+            self.proc = _popen_on(cpus, argv, cwd or command_folder(command), env)
         else:
             from tournament.sandbox import options_fd, sandboxed_command, seccomp_fd
 

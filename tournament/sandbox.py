@@ -47,7 +47,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
-from tournament.config import BotConfig, SandboxSettings, TournamentConfig
+from tournament.config import BotConfig, SandboxSettings, TournamentConfig, command_folder
 
 # What a bot's environment starts from: nothing of the organiser's but the locale.
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -468,9 +468,12 @@ def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable
             args += ["--tmpfs", path, "--remount-ro", path]
         else:
             args += ["--ro-bind", "/dev/null", path]
-    workdir = own[0] if own else SCRATCH
-    if cwd:
-        workdir = str(Path(cwd).resolve())
+    # The bot starts in its own folder (its cwd, else its script's: tournament.config.command_folder),
+    # as it would outside; a bot with none starts in its scratch folder.
+    absolute = [os.path.abspath(w) if not os.path.isabs(w) and "/" in w and os.path.exists(w) else w
+                for w in command]
+    folder = cwd or command_folder(absolute)
+    workdir = os.path.realpath(folder) if folder and _within(os.path.realpath(folder), bound) else SCRATCH
     # The folders bwrap made itself (the root, /etc, /dev's tmpfs) belong to an unprivileged
     # organiser's bot and have no size limit: read-only, so only the sized scratch takes writes.
     args += ["--remount-ro", "/dev", "--remount-ro", "/"]
@@ -485,10 +488,8 @@ def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable
     if uid is not None:
         launcher += [_util("setpriv"), f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all"]
     # Relative words of the command were relative to the runner's folder, which the bot does
-    # not see: make them absolute.
-    words = [program] + [os.path.abspath(w) if not os.path.isabs(w) and ("/" in w) and os.path.exists(w) else w
-                         for w in command[1:]]
-    args += ["--", *launcher, *words]
+    # not see: made absolute above.
+    args += ["--", *launcher, program, *absolute[1:]]
     env = {"PATH": SANDBOX_PATH, "HOME": SCRATCH, "TMPDIR": SCRATCH, "LANG": os.environ.get("LANG", "C.UTF-8"),
            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"}
     for key in ("LC_ALL", "LC_CTYPE", "TZ"):

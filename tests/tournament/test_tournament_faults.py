@@ -213,7 +213,9 @@ def test_preflight_rejects_unknown_option_and_missing_program(tmp_path):
     assert info.value.problems == [
         "bots[0].options.dpeth: bot 'opt' declares no option 'dpeth' (it declares: depth, label, style, "
         "temperature, verbose)",
-        "bots[1].command: cannot start '/nonexistent/bot': No such file or directory"]
+        "bots[1].command: cannot start '/nonexistent/bot': there is no folder /nonexistent (for bot) (relative "
+        "paths in a bot command are taken from its cwd, else from the config file's folder; on the command line, "
+        "from the current folder)"]
 
 
 def test_preflight_checks_option_types(tmp_path):

@@ -87,8 +87,8 @@ def test_check_starts_every_bot_and_reports_every_problem_at_once(tmp_path):
     assert "bots[3].command: cannot start" in out  # the program
     assert "bots[1].options.sede: bot 'typo' declares no option 'sede'" in out  # an undeclared option
     assert "bots[2].options.seed:" in out  # a value of the wrong type
-    # The missing script: the interpreter starts and dies; its stderr says why.
-    assert "bots[0]" in out and "no_such_bot.py" in out and "No such file or directory" in out
+    # The missing script: found missing before the interpreter starts, named with its folder.
+    assert f"bots[0].command: cannot start {sys.executable!r}: there is no no_such_bot.py in {tmp_path}" in out
 
 
 def test_compliance_says_which_game_it_chose():

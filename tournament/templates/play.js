@@ -71,7 +71,7 @@ function handle(msg) {
     case "hello":
       names = msg.names;
       document.getElementById("subtitle").textContent =
-        `${msg.players} players; you hold seat ${ME}. Options: ${JSON.stringify(msg.options)}`;
+        `${msg.players} players; you hold seat ${ME}. ${msg.options_text}`;
       break;
     case "resume":
       view = msg.view;
