@@ -684,6 +684,8 @@ def play_command(game: str, commands: tuple[str, ...], players: int | None, seat
     except OSError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
+    if session.ended:
+        click.echo(f"the game has ended: {session.ended}", err=True)
     for path in session.records:
         click.echo(f"game record: {path}")
     if session.error is not None:
@@ -732,8 +734,6 @@ def bench_runner_command(games: int, repeat: int, exchanges: int, concurrencies:
         click.echo(json.dumps({"rows": [r.to_json() for r in rows],
                                "sandbox": {str(c): cost.to_json() for c, cost in costs.items()} or None}, indent=1))
         return
-    if session.ended:
-        click.echo(f"the game has ended: {session.ended}", err=True)
     game_name, seats = (game, players) if game else bench.default_game()
     click.echo(f"runner benchmark: {game_name}, {players or seats} random bots over pipes, "
                f"{games} games per table, median of {repeat}")

@@ -705,6 +705,13 @@ def _bot(c: _Checker, b: Any, key: str, config_dir: Path, seen: dict[str, str]) 
         cwd = expand_placeholders(cwd, config_dir)
         if not Path(cwd).is_dir():
             c.error(f"{key}.cwd", f"{cwd!r} is not a directory")
+    if command:
+        # Paths in the command mean what they mean where the bot's author wrote it: in its cwd,
+        # else beside the config (on the command line, config_dir is the current folder).
+        base = Path(cwd).absolute() if cwd is not None else config_dir
+        command = resolve_command(command, base)
+        if cwd is None:
+            cwd = module_folder(command, base)
     env = _bot_env(c, b, key, config_dir)
     options = _bot_options(c, b, key)
     restart = c.string(b, "restart", key, "table", RESTART_CHOICES)
@@ -729,55 +736,6 @@ def _bot_command(c: _Checker, b: dict[str, Any], key: str, config_dir: Path) -> 
     return tuple(expand_placeholders(w, config_dir) for w in command)
 
 
-def _bot_env(c: _Checker, b: dict[str, Any], key: str, config_dir: Path) -> tuple[tuple[str, str], ...]:
-    env: list[tuple[str, str]] = []
-    for name, value in c.table(b, "env", key).items():
-        if not isinstance(value, str):
-            c.error(f"{key}.env.{name}", f"must be a string, got {_type_name(value)} {value!r}")
-        else:
-            env.append((name, expand_placeholders(value, config_dir)))
-    return tuple(env)
-
-
-def _bot_options(c: _Checker, b: dict[str, Any], key: str) -> tuple[tuple[str, Any], ...]:
-    options: list[tuple[str, Any]] = []
-    for name, value in c.table(b, "options", key).items():
-        if isinstance(value, (dict, list)) or (isinstance(value, float) and value != value):
-            c.error(f"{key}.options.{name}", f"must be a string, number or boolean, got {_type_name(value)}")
-        elif any(ch.isspace() for ch in name):
-            c.error(f"{key}.options.{name}", "option names cannot contain spaces")
-        else:
-    if command:
-        # Paths in the command mean what they mean where the bot's author wrote it: in its cwd,
-        # else beside the config (on the command line, config_dir is the current folder).
-        base = Path(cwd).absolute() if cwd is not None else config_dir
-        command = resolve_command(command, base)
-        if cwd is None:
-            cwd = module_folder(command, base)
-            options.append((name, value))
-    return tuple(options)
-
-
-def _check_field_size(c: _Checker, fmt: str, players: int, n: int,
-                      candidates: tuple[tuple[str, ...], tuple[str, ...]] | None = None) -> None:
-    """Each format needs a field of bots that fits its seats."""
-    if fmt == "duplicate" and n != players:
-        c.error("bots", f"format 'duplicate' seats every bot at every table, so it needs exactly "
-                        f"{players} bots for {players} seats; got {n} (too {'many' if n > players else 'few'}"
-                        f"; use format 'round-robin' or 'gauntlet' for a larger field)")
-    elif fmt == "round-robin" and n < players:
-        c.error("bots", f"format 'round-robin' needs at least {players} bots for {players} seats; got {n} "
-                        f"(too few)")
-    elif fmt == "gauntlet" and n < players:
-        c.error("bots", f"format 'gauntlet' needs the candidate and at least {players - 1} field bots "
-                        f"for {players} seats; got {n} bots (too few)")
-    elif fmt == "paired" and candidates is not None:
-        held = len(candidates[0])
-        fillers = n - 2 * held
-        if fillers != players - held:
-            holds = "1 seat" if held == 1 else f"the {held} seats of a partnership"
-            c.error("bots", f"format 'paired' seats candidate A or B in {holds} and a filler in each of the other "
-                            f"{players - held}, so it needs exactly {players - held} bots besides the candidates; "
 # ---- bot commands as their authors mean them (docs/tournament.md, "Bot commands") -------------
 
 #: Flags after which the next word is a module or code, never a path: ``python -m pkg``, ``-c code``.
@@ -867,6 +825,48 @@ def _not_there(path: str) -> str:
     return f"there is {where} ({_BASE_RULE})"
 
 
+def _bot_env(c: _Checker, b: dict[str, Any], key: str, config_dir: Path) -> tuple[tuple[str, str], ...]:
+    env: list[tuple[str, str]] = []
+    for name, value in c.table(b, "env", key).items():
+        if not isinstance(value, str):
+            c.error(f"{key}.env.{name}", f"must be a string, got {_type_name(value)} {value!r}")
+        else:
+            env.append((name, expand_placeholders(value, config_dir)))
+    return tuple(env)
+
+
+def _bot_options(c: _Checker, b: dict[str, Any], key: str) -> tuple[tuple[str, Any], ...]:
+    options: list[tuple[str, Any]] = []
+    for name, value in c.table(b, "options", key).items():
+        if isinstance(value, (dict, list)) or (isinstance(value, float) and value != value):
+            c.error(f"{key}.options.{name}", f"must be a string, number or boolean, got {_type_name(value)}")
+        elif any(ch.isspace() for ch in name):
+            c.error(f"{key}.options.{name}", "option names cannot contain spaces")
+        else:
+            options.append((name, value))
+    return tuple(options)
+
+
+def _check_field_size(c: _Checker, fmt: str, players: int, n: int,
+                      candidates: tuple[tuple[str, ...], tuple[str, ...]] | None = None) -> None:
+    """Each format needs a field of bots that fits its seats."""
+    if fmt == "duplicate" and n != players:
+        c.error("bots", f"format 'duplicate' seats every bot at every table, so it needs exactly "
+                        f"{players} bots for {players} seats; got {n} (too {'many' if n > players else 'few'}"
+                        f"; use format 'round-robin' or 'gauntlet' for a larger field)")
+    elif fmt == "round-robin" and n < players:
+        c.error("bots", f"format 'round-robin' needs at least {players} bots for {players} seats; got {n} "
+                        f"(too few)")
+    elif fmt == "gauntlet" and n < players:
+        c.error("bots", f"format 'gauntlet' needs the candidate and at least {players - 1} field bots "
+                        f"for {players} seats; got {n} bots (too few)")
+    elif fmt == "paired" and candidates is not None:
+        held = len(candidates[0])
+        fillers = n - 2 * held
+        if fillers != players - held:
+            holds = "1 seat" if held == 1 else f"the {held} seats of a partnership"
+            c.error("bots", f"format 'paired' seats candidate A or B in {holds} and a filler in each of the other "
+                            f"{players - held}, so it needs exactly {players - held} bots besides the candidates; "
                             f"got {fillers} (too {'many' if fillers > players - held else 'few'}; leave out every "
                             f"bot but the candidates to fill those seats with the bundled heuristic bot)")
 
