@@ -101,6 +101,7 @@ class _Progress:
         self.bar: Progress | None = None
         self.task: TaskID | None = None
         self.note = ""  # the runner's note on where the run's question stands (a paired margin, a sequential test)
+        self.unshown: tuple[int, int] | None = None  # off a terminal: the last games done and total, when not printed
 
     def line(self, done: int, total: int) -> str:
         """The plain progress line (logs)."""
@@ -138,8 +139,11 @@ class _Progress:
         elif total and (done / total >= self.next_report or done == total or changed):
             self.stream.write(self.line(done, total) + "\n")
             self.stream.flush()
+            self.unshown = None
             while self.next_report <= done / total:
                 self.next_report += 0.1
+        else:
+            self.unshown = (done, total)
 
     def _draw(self, done: int, total: int) -> None:
         if self.bar is None:
@@ -161,6 +165,12 @@ class _Progress:
         if self.bar is not None:
             self.bar.stop()
             self.bar = None
+        if self.unshown is not None:
+            # A run that stopped before its last game (a sequential test decided, an interrupt):
+            # the log ends on where it stood, the figures the summary then prints.
+            self.stream.write(self.line(*self.unshown) + "\n")
+            self.stream.flush()
+            self.unshown = None
 
 
 def _clock(seconds: float) -> str:
@@ -330,21 +340,28 @@ def move_aside(folder: Path) -> Path | None:
               show_default=True,
               help="paired: two commands, A and B, each played on every deal in the same seats against the same "
                    "bundled heuristic bots; prints the margin A - B.")
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True)
-@click.option("--sprt", metavar="M0,M1[,ALPHA,BETA]",
+@click.option("--seed", metavar="N|HEX|drawn", callback=_seed_value,
+              help="Master seed of the deals: an integer, hex digits, or drawn (the default: a secret drawn for "
+                   "the match and kept in its output folder).")
+@click.option("--sprt", metavar="M0,M1[,ALPHA,BETA[,MIN_DEALS]]",
               help="With --format paired: stop as soon as a sequential test decides between H0 (A - B <= M0) and "
-                   "H1 (A - B >= M1), in score points per deal; --deals is then the most to play "
+                   "H1 (A - B >= M1), in score points per deal, with error rates ALPHA and BETA (0.05 each) and no "
+                   "decision before MIN_DEALS deals (50); --deals is then the most to play "
                    "(docs/tournament.md, \"Testing a change to a bot\").")
 @click.option("--decision-ms", type=float, default=10000, show_default=True)
 @click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE", help="A game option.")
+@click.option("-o", "--bot-option", "bot_options", multiple=True, metavar="WHO.NAME=VALUE",
+              help="A bot option, sent to the bot as setoption NAME VALUE: WHO is the command's position (1 for "
+                   "the first BOT_CMD), a or b for a paired match's candidates, or each for every command; "
+                   "e.g. -o 1.depth=4 -o each.seed=7.")
 @click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: a new temporary one).")
 @click.option("-j", "--concurrency", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--sandbox", "sandbox_kind", type=click.Choice(["bwrap", "none"]),
               help='Run each bot in a bubblewrap sandbox (bwrap, the default on Linux) or, on purpose, in none '
                    '(overrides sandbox.kind; docs/tournament.md, "Fair play").')
-def match_command(game: str, commands: tuple[str, ...], players: int | None, deals: int, fmt: str, seed: int,
-                  sprt: str | None, decision_ms: float, game_options: tuple[str, ...], out: str | None,
-                  concurrency: int, sandbox_kind: str | None) -> None:
+def match_command(game: str, commands: tuple[str, ...], players: int | None, deals: int, fmt: str,
+                  seed: int | str | None, sprt: str | None, decision_ms: float, game_options: tuple[str, ...],
+                  bot_options: tuple[str, ...], out: str | None, concurrency: int, sandbox_kind: str | None) -> None:
     """Quick match of GAME between bots given as shell-quoted commands, e.g.
     trickcore match beim-jupiter "python my_bot.py" "{python} {bots}/random_bot.py".
     With fewer commands than seats the commands are reused in turn.  With --format paired the
@@ -370,6 +387,7 @@ def match_command(game: str, commands: tuple[str, ...], players: int | None, dea
         click.echo(f"error: a paired match compares two bots, A and B: give exactly two commands (got "
                    f"{len(commands)}); the bundled heuristic bot holds the other seats", err=True)
         sys.exit(2)
+    options = _bot_options(bot_options, len(commands), fmt == "paired")
     bots: list[dict[str, Any]] = []
     candidates: list[Any] = []
     if fmt == "paired":
@@ -379,18 +397,20 @@ def match_command(game: str, commands: tuple[str, ...], players: int | None, dea
         for label, command in zip("ab", commands):
             argv = shlex.split(command)
             names = [f"{label}-{program_name(argv)}" + (f"-{k}" if held > 1 else "") for k in range(1, held + 1)]
-            bots.extend({"name": name, "command": argv} for name in names)
+            bots.extend({"name": name, "command": argv, "options": options[label == "b"]} for name in names)
             candidates.append(names[0] if held == 1 else names)
     else:
         for i in range(seats):
             argv = shlex.split(commands[i % len(commands)])
-            bots.append({"name": f"p{i + 1}-{program_name(argv)}", "command": argv})
+            bots.append({"name": f"p{i + 1}-{program_name(argv)}", "command": argv,
+                         "options": options[i % len(commands)]})
     doc: dict[str, Any] = {"game": {"name": game, "players": players,
                     "options": {k: _parse_value(v) for k, _, v in (o.partition("=") for o in game_options)}},
-           "tournament": {"name": "match", "format": fmt, "deals": deals, "seed": seed,
-                          "concurrency": concurrency,
+           "tournament": {"name": "match", "format": fmt, "deals": deals, "concurrency": concurrency,
                           "output": out or tempfile.mkdtemp(prefix="trickcore-match-")},
            "time": {"decision_ms": decision_ms}, "bots": bots}
+    if seed is not None:  # without one the run draws a secret seed, as a tournament does
+        doc["tournament"]["seed"] = seed
     if candidates:
         doc["tournament"]["candidates"] = candidates
     if sandbox_kind is not None:
@@ -405,16 +425,44 @@ def match_command(game: str, commands: tuple[str, ...], players: int | None, dea
     sys.exit(_run(config, None, False, False, True))
 
 
-def _sprt_option(text: str) -> dict[str, float]:
-    """``--sprt M0,M1[,ALPHA,BETA]`` as the ``[stop] sprt`` table (checked there)."""
+def _sprt_option(text: str) -> dict[str, float | int]:
+    """``--sprt M0,M1[,ALPHA,BETA[,MIN_DEALS]]`` as the ``[stop] sprt`` table (checked there)."""
     parts = [p.strip() for p in text.split(",")]
-    if len(parts) not in (2, 4):
-        raise click.BadParameter(f"give M0,M1 or M0,M1,ALPHA,BETA, got {text!r}", param_hint="--sprt")
+    if len(parts) not in (2, 4, 5):
+        raise click.BadParameter(f"give M0,M1 or M0,M1,ALPHA,BETA or M0,M1,ALPHA,BETA,MIN_DEALS, got {text!r}",
+                                 param_hint="--sprt")
     try:
-        numbers = [float(p) for p in parts]
+        table: dict[str, float | int] = {key: float(p) for key, p in zip(("m0", "m1", "alpha", "beta"), parts)}
+        if len(parts) == 5:
+            table["min_samples"] = int(parts[4])
     except ValueError:
-        raise click.BadParameter(f"numbers, e.g. 0,2 or 0,2,0.05,0.05; got {text!r}", param_hint="--sprt") from None
-    return dict(zip(("m0", "m1", "alpha", "beta"), numbers))
+        raise click.BadParameter(f"numbers (MIN_DEALS a whole number), e.g. 0,2 or 0,2,0.05,0.05,100; got {text!r}",
+                                 param_hint="--sprt") from None
+    return table
+
+
+def _bot_options(given: tuple[str, ...], commands: int, paired: bool) -> list[dict[str, Any]]:
+    """``-o WHO.NAME=VALUE`` as each command's ``options`` table (the values in TOML syntax, as
+    ``--set`` takes them; the bot's declarations check them at the preflight)."""
+    options: list[dict[str, Any]] = [{} for _ in range(commands)]
+    for item in given:
+        who, dot, rest = item.partition(".")
+        name, eq, value = rest.partition("=")
+        if not dot or not eq or not name.strip():
+            raise click.BadParameter(f"{item!r} is not WHO.NAME=VALUE, e.g. 1.depth=4", param_hint="--bot-option")
+        who = who.strip().lower()
+        if who == "each":
+            targets = range(commands)
+        elif paired and who in ("a", "b"):
+            targets = range("ab".index(who), "ab".index(who) + 1)
+        elif who.isdigit() and 1 <= int(who) <= commands:
+            targets = range(int(who) - 1, int(who))
+        else:
+            choices = f"1 to {commands}" + (", a, b" if paired else "") + " or each"
+            raise click.BadParameter(f"{item!r}: no command {who!r}; WHO is {choices}", param_hint="--bot-option")
+        for target in targets:
+            options[target][name.strip()] = _parse_value(value.strip())
+    return options
 
 
 @click.command("compliance")

@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tournament.pages import render
-from tournament.paired import half_width95
 
 if TYPE_CHECKING:
+    from tournament.paired import PairedMargin
     from tournament.report_data import Aggregates, Game, PairedResult, SprtRecord
 
 #: The charts' colours, one per bot in standings order.
@@ -252,9 +252,10 @@ SPRT_UNIT = ("score points per deal: the mean, over the deal's seatings, of A's 
              "own game of the deal in the same seat")
 
 
-def sprt_view(record: SprtRecord) -> dict[str, Any]:
+def sprt_view(record: SprtRecord, margin: PairedMargin | None = None) -> dict[str, Any]:
     """The sequential test in words: its hypotheses, error rates and bounds, the decision and when
-    it came, the LLR, the mean margin with its 95% interval, and what was played."""
+    it came, the LLR, what was played, and the run's margin A - B (``margin``: the one at the top
+    of the report, not a second figure over the deals the test counted)."""
     spec, status = record.spec, record.status
     a, b = record.candidates
     difference = f"{a} − {b}"
@@ -278,12 +279,13 @@ def sprt_view(record: SprtRecord) -> dict[str, Any]:
         # Deals completed by the games that were running at the decision count in the LLR, not in
         # the decision: the LLR then is the one that decided.
         llr += f" (at the decision: {path[decided_at - 1]:+.3f})"
-    if status.mean is None:
+    if margin is None:
         mean = "–"
-    elif (half := half_width95(status.stderr, status.samples)) is None:
-        mean = f"{status.mean:+.2f} (one deal: no interval)"
+    elif margin.ci95 is None:
+        mean = f"{margin.mean:+.2f} (one deal: no interval)"
     else:
-        mean = f"{status.mean:+.2f} ± {half:.2f} (95%: Student's t over the deals counted)"
+        mean = (f"{margin.mean:+.2f} ± {margin.ci95:.2f} (95%: Student's t over the {margin.deals:,} deals with a "
+                f"complete pair)")
     rows = [("H0", f"{difference} ≤ {fmt(spec.m0)}"), ("H1", f"{difference} ≥ {fmt(spec.m1)}"), ("unit", SPRT_UNIT),
             ("alpha", f"{spec.alpha:g}: the rate of accepting H1 where in truth {difference} = {fmt(spec.m0)}"),
             ("beta", f"{spec.beta:g}: the rate of accepting H0 where in truth {difference} = {fmt(spec.m1)}"),
@@ -361,4 +363,4 @@ def render_report(agg: Aggregates, game_links: Callable[[Game], list[tuple[str, 
                   forest=forest(agg, colours), histograms=histograms(agg, colours),
                   rating_chart=rating_chart(agg, colours), pairs=pair_cells(agg), fault_lists=fault_lists(agg),
                   game_links=game_links, kv_rows=kv_rows, paired=None if paired is None else paired_view(paired),
-                  sprt=None if sprt is None else sprt_view(sprt), **page)
+                  sprt=None if sprt is None else sprt_view(sprt, None if paired is None else paired.margin), **page)

@@ -355,6 +355,53 @@ def test_cli_match_paired(tmp_path):
     assert "a paired match compares two bots, A and B: give exactly two commands (got 3)" in three.output
 
 
+def test_cli_match_sends_each_bot_its_own_options(tmp_path):
+    """-o WHO.NAME=VALUE: the option goes to the bot WHO names, and only to it, as setoption.  The
+    mock bot records what it is sent into the test's folder, which a sandbox would hide: no sandbox
+    here (the sandbox does not touch the protocol, test_fair_play.py tests it)."""
+    logs = [tmp_path / "first.log", tmp_path / "second.log"]
+    commands = [" ".join(mock("--options", "--record", str(log))) for log in logs]
+    done = CliRunner().invoke(match_command, ["toy-tricks", *commands, "--sandbox", "none", "--out",
+                                              str(tmp_path / "m"), "-o", "1.depth=7", "-o", "each.style=wild",
+                                              "--bot-option", "2.label=two words"])
+    assert done.exit_code == 0, done.output
+    first, second = (log.read_text().splitlines() for log in logs)
+    assert {"setoption depth 7", "setoption style wild"} <= set(first)
+    assert {"setoption style wild", "setoption label two words"} <= set(second)
+    assert "setoption label two words" not in first and "setoption depth 7" not in second
+    # a paired match names its candidates a and b
+    paired = CliRunner().invoke(match_command, ["toy-tricks", *commands, "--format", "paired", "--sandbox", "none",
+                                                "--out", str(tmp_path / "p"), "-o", "b.depth=2"])
+    assert paired.exit_code == 0, paired.output
+    assert "setoption depth 2" in logs[1].read_text() and "setoption depth 2" not in logs[0].read_text()
+
+
+def test_cli_match_refuses_an_option_for_no_bot_or_one_the_bot_does_not_declare(tmp_path):
+    random_bot = " ".join(bot_cmd("random_bot.py"))
+    for given, message in (("3.seed=1", "no command '3'; WHO is 1 to 2 or each"),
+                           ("a.seed=1", "no command 'a'; WHO is 1 to 2 or each"),
+                           ("seed=1", "is not WHO.NAME=VALUE")):
+        done = CliRunner().invoke(match_command, ["toy-tricks", random_bot, random_bot, "-o", given])
+        assert done.exit_code == 2 and message in done.output, (given, done.output)
+    # the bot's own declarations are checked before the first game, as in a tournament
+    done = CliRunner().invoke(match_command, ["toy-tricks", random_bot, random_bot, "-o", "1.depth=3",
+                                              "--out", str(tmp_path)])
+    assert done.exit_code == 2 and "bot 'p1-random_bot' declares no option 'depth'" in done.output, done.output
+
+
+def test_cli_match_with_its_own_defaults_warns_of_nothing(tmp_path):
+    """The match draws a secret seed, as a tournament without one does; a small seed given on the
+    command line is still warned of."""
+    random_bot = " ".join(bot_cmd("random_bot.py"))
+    done = CliRunner().invoke(match_command, ["toy-tricks", random_bot, random_bot, "--out", str(tmp_path / "d")])
+    assert done.exit_code == 0, done.output
+    assert "warning" not in done.output
+    assert len((tmp_path / "d" / "seed.secret").read_text().strip()) == 32
+    small = CliRunner().invoke(match_command, ["toy-tricks", random_bot, random_bot, "--seed", "7",
+                                               "--out", str(tmp_path / "s")])
+    assert small.exit_code == 0 and "warning: tournament.seed = 7 has fewer than 64 bits" in small.output
+
+
 # ---- the margin -------------------------------------------------------------------------------
 
 def test_paired_margin_averages_the_pairs_of_a_deal_first():

@@ -3,13 +3,17 @@ that accept H1 and H0, resume, and the records (docs/tournament.md, "Testing a c
 
 from __future__ import annotations
 
+import html
 import json
 
 import pytest
+from click.testing import CliRunner
 from conftest import bot_cmd, quick_doc
 
+from tournament.cli import margin_command, match_command
 from tournament.config import ConfigError, parse_config
 from tournament.paired import pair_rows, paired_margin
+from tournament.ratings import t95
 from tournament.runner import run_tournament
 from tournament.schedule import PAIRED_BLOCK_DEALS, paired_seatings
 from tournament.sequential import SPRT_FILE
@@ -153,3 +157,68 @@ def test_the_progress_note_of_a_paired_run_gives_its_margin_so_far(tmp_path):
     assert notes[-1].startswith("paired a - b: ") and f"over {PAIRED_BLOCK_DEALS} deals" in notes[-1]
     assert f"{summary.paired.mean:+.2f} ± {summary.paired.ci95:.2f}" in notes[-1]
     assert summary.sprt is None and not (tmp_path / SPRT_FILE).exists()
+
+
+# ---- trickcore match --sprt -------------------------------------------------------------------
+
+STRONG_SEED = "5eed" * 8   # 128 bits: no warning of a searchable seed
+
+
+def test_match_sprt_takes_min_deals_from_the_command_line_and_honours_it(tmp_path):
+    """A null case: A and B the same random bot with the same seed (-o a.seed, -o b.seed), so both
+    games of every pair go alike and every margin is 0 = m0.  The LLR then falls ln 2 a deal and
+    is past the lower bound at deal 5; with MIN_DEALS = 8 the test decides at deal 8, not before."""
+    random_bot = " ".join(bot_cmd("random_bot.py"))
+    done = CliRunner().invoke(match_command, [
+        "toy-tricks", random_bot, random_bot, "--format", "paired", "--deals", str(2 * PAIRED_BLOCK_DEALS),
+        "--sprt", "0,1,0.05,0.05,8", "-o", "a.seed=5", "-o", "b.seed=5", "--seed", STRONG_SEED,
+        "--out", str(tmp_path)])
+    assert done.exit_code == 0, done.output
+    data = json.loads((tmp_path / SPRT_FILE).read_text())
+    assert data["spec"] == {"m0": 0.0, "m1": 1.0, "alpha": 0.05, "beta": 0.05, "min_samples": 8}
+    status = data["status"]
+    pairs = json.loads((tmp_path / "pairs.json").read_text())["pairs"]
+    assert pairs and all(row["margin"] == 0 for row in pairs)
+    first_below = next(i + 1 for i, llr in enumerate(status["llr_path"]) if llr <= status["lower"])
+    assert first_below == 5 < 8
+    assert (status["decision"], status["decided_at"]) == ("H0", 8)
+    assert "SPRT H0 accepted (A - B <= 0) at deal 8" in done.output and data["stopped_early"]
+
+
+def test_match_sprt_refuses_a_malformed_option():
+    random_bot = " ".join(bot_cmd("random_bot.py"))
+    for given, message in (("0,1,0.05", "give M0,M1 or M0,M1,ALPHA,BETA or M0,M1,ALPHA,BETA,MIN_DEALS"),
+                           ("0,1,0.05,0.05,8.5", "MIN_DEALS a whole number")):
+        done = CliRunner().invoke(match_command, ["toy-tricks", random_bot, random_bot, "--format", "paired",
+                                                  "--sprt", given])
+        assert done.exit_code == 2 and message in done.output, (given, done.output)
+    done = CliRunner().invoke(match_command, ["toy-tricks", random_bot, random_bot, "--format", "paired",
+                                              "--sprt", "0,1,0.05,0.05,0"])
+    assert done.exit_code == 2 and "stop.sprt.min_samples: must be >= 1, got 0" in done.output, done.output
+
+
+def test_one_run_shows_one_interval_in_summary_margin_progress_line_and_report(tmp_path):
+    """The paired margin of one run and its 95% interval, as the summary line, `trickcore margin`,
+    the last progress line and the report (its paired line and its SPRT section) print it: one
+    figure, Student's t over the deals."""
+    heuristic, random_bot = (" ".join(bot_cmd(script)) for script in ("heuristic_bot.py", "random_bot.py"))
+    done = CliRunner().invoke(match_command, [
+        "toy-tricks", heuristic, random_bot, "--format", "paired", "--deals", str(PAIRED_BLOCK_DEALS),
+        "--sprt", "0,1,0.05,0.05,4", "--seed", STRONG_SEED, "--out", str(tmp_path)])
+    assert done.exit_code == 0, done.output
+    margin = json.loads((tmp_path / "summary.json").read_text())["paired_margin"]
+    assert margin["ci95"] == pytest.approx(t95(margin["deals"] - 1) * margin["se"])
+    figure = f"{margin['mean']:+.2f} ± {margin['ci95']:.2f}"
+    summary_line = next(line for line in done.output.splitlines() if line.startswith("paired: "))
+    assert f": {figure} (95%) per game, paired over {margin['deals']} deals" in summary_line
+    progress = [line.strip() for line in done.output.splitlines() if line.strip().startswith("paired a-")]
+    assert progress and progress[-1].startswith(f"paired a-heuristic_bot - b-random_bot: {figure} over ")
+    assert "; SPRT " in progress[-1]
+    again = CliRunner().invoke(margin_command, [str(tmp_path)])
+    assert again.exit_code == 0 and f": {figure} (95%) per game" in again.output, again.output
+    page = html.unescape((tmp_path / "report.html").read_text(encoding="utf-8"))
+    assert page.count(figure) == 2     # the paired line at the top and the SPRT section's margin
+    assert f"{figure} (95%: Student's t over the {margin['deals']} deals" in page
+    # the SPRT line gives the test alone: the margin is printed once, on the paired line
+    sprt_line = next(line for line in done.output.splitlines() if line.startswith("SPRT "))
+    assert "±" not in sprt_line
