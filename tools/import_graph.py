@@ -12,6 +12,7 @@ functions (a lazy import is still a dependency).  The layers, top to bottom::
     integrations trickcore.integrations.* (OpenSpiel and PettingZoo adapters, optional extras)
     games        trickcore.games.* (each game's folder: flow, encoding, policy), trickcore.tricks,
                  trickcore.bot, trickcore.search, trickcore.mirror (search and bots over the games),
+                 trickcore.deals (deal files),
                  trickcore.encodings.* (dense actions, and tensors written from the games' states)
     interface    trickcore.game (the one game-state interface), trickcore.worlds (its world sampling)
     bindings     trickcore._core, trickcore.cffi_binding (over the C core)
@@ -47,7 +48,7 @@ def layer_of(module: str) -> str:
     if module.startswith("trickcore.integrations"):
         return "integrations"
     if module.startswith(("trickcore.games", "trickcore.encodings")) or module in (
-            "trickcore.tricks", "trickcore.bot", "trickcore.search", "trickcore.mirror"):
+            "trickcore.tricks", "trickcore.bot", "trickcore.search", "trickcore.mirror", "trickcore.deals"):
         return "games"
     if module in ("trickcore.game", "trickcore.worlds"):
         return "interface"

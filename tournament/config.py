@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, overload
 
 from tournament.sprt import SprtSpec, SprtSpecError
+from trickcore.deals import DealFileError, read_deals
 from trickcore.game import GameConfigError, GameInfo
 from trickcore.games import get_game
 
@@ -211,6 +212,10 @@ class TournamentConfig:
     candidates: tuple[tuple[str, ...], tuple[str, ...]] | None = None
     # [stop] sprt: the sequential test that ends a paired run as soon as it decides (tournament.sprt)
     sprt: SprtSpec | None = None
+    # tournament.deal_file: the deal file as written (its deals are played in order, not secret
+    # seeded ones) and the game seeds of its deals, read and checked with the config
+    deal_file: str | None = None
+    deal_seeds: tuple[int, ...] = ()
 
     def sandbox_for(self, bot: BotConfig) -> SandboxSettings:
         """The sandbox of one bot: ``[sandbox]`` with the bot's own keys over it."""
@@ -251,6 +256,9 @@ class TournamentConfig:
             out["tournament"]["candidates"] = [side[0] if len(side) == 1 else list(side) for side in self.candidates]
         if self.sprt is not None:
             out["stop"] = {"sprt": self.sprt.to_dict()}
+        if self.deal_file is not None:
+            del out["tournament"]["seed"]  # the file's deals are played: nothing is seeded
+            out["tournament"]["deal_file"] = self.deal_file
         return out
 
     @property
@@ -268,6 +276,8 @@ class TournamentConfig:
             eff.get(section, {}).pop(key, None)
         if not eff.get("executor", True):
             del eff["executor"]
+        if self.deal_file is not None:  # the deals themselves, not only the file's name
+            eff["tournament"]["deal_seeds"] = list(self.deal_seeds[:self.deals])
         # Bots are compared as written (placeholders unexpanded), so that moving the
         # checkout or the interpreter is not mistaken for a different program.
         blob = json.dumps(eff, sort_keys=True, default=str)
@@ -392,7 +402,7 @@ def expand_placeholders(word: str, config_dir: Path) -> str:
 TOP_KEYS = ("game", "tournament", "time", "limits", "records", "failures", "bots", "executor", "sandbox", "stop")
 GAME_KEYS = ("name", "players", "options")
 TOURNAMENT_KEYS = ("name", "format", "deals", "seed", "concurrency", "output", "candidate", "candidates",
-                   "auto_play_forced", "event_delivery", "cpu_affinity", "workers", "preflight")
+                   "auto_play_forced", "event_delivery", "cpu_affinity", "workers", "preflight", "deal_file")
 BOT_KEYS = ("name", "command", "cwd", "env", "options", "restart", "sandbox")
 POLICY_KEYS = ("action", "forfeit_after", "disqualify_after")
 
@@ -425,6 +435,7 @@ def parse_config(doc: dict[str, Any], source: str = "config", config_dir: Path |
         _check_field_size(c, t["format"], players, len(bots), candidates)
     candidate = _candidate(c, t["format"], t["candidate"], names)
     sprt = _stop_section(c, doc, t["format"])
+    deal_seeds = _deal_file(c, doc, t, info, players, game_options, config_dir)
     if c.problems:
         raise ConfigError(c.problems, source)
     assert info is not None and players is not None  # else a problem was recorded
@@ -435,7 +446,37 @@ def parse_config(doc: dict[str, Any], source: str = "config", config_dir: Path |
                             failures=failures, bots=tuple(bots), source=source, raw_bots=tuple(raw_bots),
                             cpu_affinity=t["cpu_affinity"], workers=t["workers"], preflight=t["preflight"],
                             executor=executor, config_dir=str(config_dir), sandbox=sandbox, candidates=candidates,
-                            sprt=sprt)
+                            sprt=sprt, deal_file=t["deal_file"], deal_seeds=deal_seeds)
+
+
+def _deal_file(c: _Checker, doc: dict[str, Any], t: dict[str, Any], info: GameInfo | None, players: int | None,
+               game_options: dict[str, Any], config_dir: Path) -> tuple[int, ...]:
+    """``tournament.deal_file``: the game seeds of the file's deals (trickcore.deals), each a deal
+    of the config's game, player count and options; ``tournament.deals`` is their number unless
+    given (then at most it).  A file's deals are played instead of seeded ones: no seed with it."""
+    if t["deal_file"] is None:
+        return ()
+    written = doc.get("tournament", {})
+    if "seed" in written and written["seed"] != DRAWN_SEED:
+        c.error("tournament.seed", "a deal file fixes the deals (tournament.deal_file): there is nothing to seed")
+    try:
+        deals = read_deals(Path(config_dir) / expand_placeholders(t["deal_file"], config_dir))
+    except DealFileError as exc:
+        c.error("tournament.deal_file", str(exc))
+        return ()
+    if info is None or players is None:
+        return ()
+    for number, deal in enumerate(deals, start=1):
+        if (deal.game, deal.players, deal.options) != (info.name, players, game_options):
+            c.error("tournament.deal_file", f"deal {number} is of {deal.game} for {deal.players} players with "
+                                            f"options {deal.options}; the [game] section plays {info.name} for "
+                                            f"{players} with {game_options}")
+            return ()
+    if "deals" not in written:
+        t["deals"] = len(deals)
+    elif t["deals"] > len(deals):
+        c.error("tournament.deals", f"{t['deals']} deals, but the deal file holds {len(deals)}")
+    return tuple(deal.seed for deal in deals)
 
 
 def _game_section(c: _Checker, doc: dict[str, Any]) -> tuple[GameInfo | None, int | None, dict[str, Any]]:
@@ -487,6 +528,7 @@ def _tournament_section(c: _Checker, doc: dict[str, Any], source: str) -> dict[s
         "cpu_affinity": c.string(t, "cpu_affinity", "tournament", "none", CPU_AFFINITY),
         "workers": c.string(t, "workers", "tournament", "auto", WORKERS),
         "preflight": c.string(t, "preflight", "tournament", "stop", PREFLIGHT),
+        "deal_file": c.string(t, "deal_file", "tournament", None),
     }
 
 

@@ -35,6 +35,7 @@ import orjson
 from tournament.config import DRAWN_SEED, RUN_ENVIRONMENT_KEYS, TournamentConfig
 from tournament.match import TIMING_ACTION_FIELDS, TIMING_FIELDS
 from tournament.schedule import (
+    DEAL_FILE,
     DEAL_SEEDS,
     LEGACY_DEAL_SEEDS,
     SECRET_BYTES,
@@ -246,7 +247,7 @@ def run_schedule(out_dir: Path, manifest: dict[str, Any] | None = None) -> list[
     seeded = effective.get("tournament", {}).get("seed")
     key = read_secret(out_dir, manifest) if scheme == DEAL_SEEDS and seeded == DRAWN_SEED else None
     try:
-        return schedule_of_effective(effective, key, scheme)
+        return schedule_of_effective(effective, key, scheme, (manifest.get("deal_file") or {}).get("seeds", ()))
     except (ValueError, KeyError, TypeError) as exc:
         raise ResumeError(f"{Path(out_dir) / MANIFEST_FILE}: cannot rebuild the run's schedule: {exc}") from None
 
@@ -283,16 +284,20 @@ class ResultStore:
                               f"pass --resume to continue it, --fresh to move it aside and start again, or "
                               f"choose another output folder (--out)")
         manifest = None
+        scheme = DEAL_FILE if config.deal_file is not None else DEAL_SEEDS
         if resume and manifest_path.exists():
             manifest = read_manifest(self.out_dir)
             if manifest.get("fingerprint") != config.fingerprint():
                 old = _flatten(_comparable_config(manifest.get("config", {})))
                 new = _flatten(_comparable_config(config.effective()))
                 changed = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+                if (manifest.get("deal_file") or {}).get("seeds") != (
+                        list(config.deal_seeds[:config.deals]) if config.deal_file is not None else None):
+                    changed.append("the deals of tournament.deal_file")
                 raise ResumeError(
                     f"cannot resume {self.out_dir}: the config changed since the run started "
                     f"(changed: {', '.join(changed) or 'bot definitions'}); restore it or use another --out")
-            if manifest.get("deal_seeds") != DEAL_SEEDS:
+            if manifest.get("deal_seeds") != scheme:
                 if lines:
                     raise ResumeError(
                         f"cannot resume {self.out_dir}: the run was started by an older trickcore, which derived "
@@ -302,7 +307,7 @@ class ResultStore:
         elif resume and lines:
             raise ResumeError(f"cannot resume {self.out_dir}: it holds results but no {MANIFEST_FILE}, so the "
                               f"config they were played with is unknown")
-        key = self._master_key(config, manifest)
+        key = None if config.deal_file is not None else self._master_key(config, manifest)
         self.schedule = build_schedule(config, key)
         check = RecordCheck(self.schedule, self.path, config.game, config.players)
         records = {}
@@ -316,8 +321,11 @@ class ResultStore:
                 os.fsync(fh.fileno())
         if manifest is None:
             fields = {"fingerprint": config.fingerprint(), "protocol": PROTOCOL_VERSION, "config": config.effective(),
-                      "deal_seeds": DEAL_SEEDS}
-            if config.seed is None:
+                      "deal_seeds": scheme}
+            if config.deal_file is not None:  # public deals: their seeds, so the folder is checked anywhere
+                fields["deal_file"] = {"path": config.deal_file, "seeds": list(config.deal_seeds[:config.deals])}
+            elif config.seed is None:
+                assert key is not None  # drawn by _master_key
                 fields["seed_check"] = secret_check(key)
             tmp = manifest_path.with_suffix(".tmp")
             tmp.write_text(json.dumps(fields, indent=2, sort_keys=True, default=str), encoding="utf-8")

@@ -564,6 +564,7 @@ def write_outputs(config: TournamentConfig, out: Path, records: list[dict[str, A
         "games_skipped": sum(1 for r in records if r.get("status") == "skipped"),
         "faults": sum(len(r.get("faults", [])) for r in played), "disqualified": disqualified,
         "sandbox": config.sandbox.kind,
+        "deal_file": config.deal_file,  # a run on a deal file plays public deals; null: secret seeded ones
         "runner_latency_us": _percentiles(overheads),
         **({"paired_margin": paired.to_dict() if paired else None} if config.format == "paired" else {})})
     return paired

@@ -15,7 +15,8 @@ Deal seeds are secret: each is HMAC-SHA256 of the deal number keyed with the mas
 back to the master seed and from there to every other hand -- unless the master seed itself
 is small enough to try them all, which is why a seed under 64 bits gets a warning
 (:func:`weak_seed_warning`) and a config without one draws a 128-bit secret for the run
-(``tournament.results``).
+(``tournament.results``).  A config with a deal file (``tournament.deal_file``,
+``trickcore.deals``) plays the file's public deals in order instead (DEAL_FILE).
 
 Seat rotations: all permutations up to 4 seats, the n cyclic rotations above (n! grows
 too fast).  When the game has partnerships (``GameInfo.teams``), partnerships are kept
@@ -57,6 +58,9 @@ DEAL_SEEDS = "hmac-sha256/1"
 #: The derivation before DEAL_SEEDS (``sha256("trickcore-deal:<seed>:<deal>")``): kept only to
 #: check the records of run folders made with it; such a run cannot be resumed.
 LEGACY_DEAL_SEEDS = "sha256/0"
+#: The deals of a deal file (tournament.deal_file, trickcore.deals), in the file's order: public,
+#: not derived from a secret; run.json keeps their seeds.
+DEAL_FILE = "deal-file/1"
 #: A master seed with fewer bits than this can be searched by a bot (weak_seed_warning).
 STRONG_SEED_BITS = 64
 SECRET_BYTES = 16  # a drawn master seed: 128 bits
@@ -71,10 +75,14 @@ class Job:
     seed: int
     seating: int  # index into the table's seat rotations
     bots: tuple[str, ...]  # bot name per seat
+    deal_file: str | None = None  # the deal file the deal is taken from (its deal-th), as the config names it
 
     def to_dict(self) -> dict[str, Any]:
-        return {"index": self.index, "job": self.job_id, "table": self.table, "deal": self.deal,
-                "seed": self.seed, "seating": self.seating, "bots": list(self.bots)}
+        out = {"index": self.index, "job": self.job_id, "table": self.table, "deal": self.deal,
+               "seed": self.seed, "seating": self.seating, "bots": list(self.bots)}
+        if self.deal_file is not None:
+            out["deal_file"] = self.deal_file  # a public deal: every record says so
+        return out
 
 
 def next_free(jobs: Sequence[Job], busy: Collection[int], window: int | None = None) -> int | None:
@@ -282,28 +290,43 @@ def build_schedule(config: TournamentConfig, key: bytes | None = None) -> list[J
     games of a block before B's).
     ``key`` is the master key; by default the one of ``config.seed``.  A config without a seed
     (drawn for the run) needs the run's key: ``tournament.results.ResultStore`` draws it, keeps
-    it in the output folder and builds the schedule (``store.schedule``)."""
+    it in the output folder and builds the schedule (``store.schedule``).  A config with a deal
+    file plays the file's deals in order and needs no key."""
+    names = [b.name for b in config.bots]
+    if config.deal_file is not None:
+        seeds = config.deal_seeds
+        return _jobs(config.game_info, config.players, config.format, config.deals, names, config.candidate,
+                     lambda deal: seeds[deal], config.candidates, config.deal_file)
     if key is None:
         if config.seed is None:
             raise ValueError("the master seed of this config is drawn for each run: pass the run's key "
                              "(ResultStore.schedule builds the schedule of an output folder)")
         key = master_key(config.seed)
     master = key
-    return _jobs(config.game_info, config.players, config.format, config.deals, [b.name for b in config.bots],
-                 config.candidate, lambda deal: deal_seed(master, deal), config.candidates)
+    return _jobs(config.game_info, config.players, config.format, config.deals, names, config.candidate,
+                 lambda deal: deal_seed(master, deal), config.candidates)
 
 
-def schedule_of_effective(effective: dict[str, Any], key: bytes | None, scheme: str = DEAL_SEEDS) -> list[Job]:
+def schedule_of_effective(effective: dict[str, Any], key: bytes | None, scheme: str = DEAL_SEEDS,
+                          deal_seeds: Sequence[int] = ()) -> list[Job]:
     """The schedule of a run from its effective config as run.json keeps it (placeholders
     unexpanded, nothing checked on this machine but the game), so that a copied run folder can
     be checked wherever it is.  ``key``: the master key (needed when the seed was drawn);
     ``scheme``: the run's derivation of deal seeds (DEAL_SEEDS, or LEGACY_DEAL_SEEDS for folders
-    made before it)."""
+    made before it, or DEAL_FILE: the seeds of its deal file, ``deal_seeds``, as run.json keeps
+    them)."""
     game = effective.get("game", {})
     t = effective.get("tournament", {})
     seed = t.get("seed")
     seed_of: Callable[[int], int]
-    if scheme == LEGACY_DEAL_SEEDS:
+    deal_file = None
+    if scheme == DEAL_FILE:
+        if len(deal_seeds) < int(t["deals"]) or not isinstance(t.get("deal_file"), str):
+            raise ValueError(f"a run on a deal file needs its file's name and the seeds of its {t['deals']} deals")
+        seeds = list(deal_seeds)
+        seed_of = seeds.__getitem__
+        deal_file = t["deal_file"]
+    elif scheme == LEGACY_DEAL_SEEDS:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError(f"tournament.seed {seed!r} is not the integer seed of a run of the {scheme} derivation")
         legacy = seed
@@ -319,11 +342,12 @@ def schedule_of_effective(effective: dict[str, Any], key: bytes | None, scheme: 
         raise ValueError(f"deal seeds derived by {scheme!r}, which this trickcore does not know")
     names = [b["name"] for b in effective.get("bots", [])]
     return _jobs(get_game(game["name"]), int(game["players"]), t.get("format", "round-robin"), int(t["deals"]),
-                 names, t.get("candidate"), seed_of, candidates_of(t.get("candidates")))
+                 names, t.get("candidate"), seed_of, candidates_of(t.get("candidates")), deal_file)
 
 
 def _jobs(info: GameInfo, players: int, fmt: str, deals: int, names: list[str], candidate: str | None,
-          seed_of: Callable[[int], int], candidates: Candidates | None = None) -> list[Job]:
+          seed_of: Callable[[int], int], candidates: Candidates | None = None,
+          deal_file: str | None = None) -> list[Job]:
     teams = info.teams(players) if info.teams is not None else None
     rotations = paired_rotations(players, teams) if fmt == "paired" else seat_rotations(players, teams)
     jobs: list[Job] = []
@@ -343,7 +367,7 @@ def _jobs(info: GameInfo, players: int, fmt: str, deals: int, names: list[str], 
                     for deal in range(first, min(first + PAIRED_BLOCK_DEALS, deals)):
                         bots = tuple(lineup_of[table][i] for i in rotation)
                         jobs.append(Job(len(jobs), f"t{table}-d{deal}-s{seating}", table, deal, seeds[deal],
-                                        seating, bots))
+                                        seating, bots, deal_file))
         return jobs
     if fmt == "round-robin":
         # One game per deal; the seating advances with the deal so that over the deals every
@@ -357,5 +381,6 @@ def _jobs(info: GameInfo, players: int, fmt: str, deals: int, names: list[str], 
     for table, lineup in enumerate(_lineups(names, players, fmt, candidate)):
         for deal, seating in games:
             bots = tuple(lineup[i] for i in rotations[seating])
-            jobs.append(Job(len(jobs), f"t{table}-d{deal}-s{seating}", table, deal, seeds[deal], seating, bots))
+            jobs.append(Job(len(jobs), f"t{table}-d{deal}-s{seating}", table, deal, seeds[deal], seating, bots,
+                            deal_file))
     return jobs

@@ -98,12 +98,7 @@ def bench(as_json: bool, quick: bool, repeat: int, no_games: bool, compare: bool
         return
     for line in bench_summary(results):
         click.echo(line)
-    rows = [[r.name, f"{r.ns_per_play:,.1f}", f"{r.ratio:,.2f}x",
-             (f"{r.extra['games_per_s']:,.1f} games/s  " if "games_per_s" in r.extra else "")
-             + (f"{r.extra['card_ratio']:,.2f}x per card play  " if "card_ratio" in r.extra else "") + r.what]
-            for r in results]
-    width = max(80, shutil.get_terminal_size((120, 24)).columns)
-    click.echo(tables.render(["benchmark", "ns", "vs floor", "what"], rows, right=(1, 2), width=width))
+    click.echo(benchmarks.format_results(results, width=shutil.get_terminal_size((120, 24)).columns))
 
 
 def bench_summary(results: list[Any]) -> list[str]:
@@ -153,6 +148,43 @@ def perft(game: str, players: int, seed: int, depth: int, divide: bool) -> None:
             click.echo(f"{tp.deck.move_text(move)}: {count}")
     count, leaves, tricks, points = tp.perft(depth)
     click.echo(f"perft({depth}) = {count}; tricks per seat over leaves {tricks}; points {points}")
+
+
+@main.group()
+def deals() -> None:
+    """Deal files: fixed, public sets of deals for tournaments (docs/tournament.md, "Deal files")."""
+
+
+@deals.command("export")
+@click.argument("game")
+@click.option("-p", "--players", type=int, help="Number of players (default: 4 where the game allows, else its least).")
+@click.option("--count", type=click.IntRange(min=1), required=True, help="Number of deals.")
+@click.option("--seed", type=click.IntRange(min=0), required=True, help="Draws the deals' game seeds.")
+@click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE",
+              help="A game option; the value in JSON (3, true, \"x\"), a bare word is a string.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, help="The deal file to write.")
+def deals_export(game: str, players: int | None, count: int, seed: int, game_options: tuple[str, ...],
+                 output: str) -> None:
+    """Write COUNT deals of GAME, drawn from SEED, to a deal file (JSON Lines)."""
+    from trickcore.deals import export, write_deals
+
+    options: dict[str, Any] = {}
+    for item in game_options:
+        key, sep, text = item.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--option")
+        try:
+            options[key.strip()] = json.loads(text)
+        except ValueError:
+            options[key.strip()] = text
+    try:
+        info = get_game(game)
+        if players is None:
+            players = 4 if 4 in info.players else min(info.players)
+        written = write_deals(output, export(info.name, players, options, count, seed))
+    except TrickcoreError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(f"{written} deals of {info.name} for {players} players written to {output}", err=True)
 
 
 def game_state_in_trick_phase(name: str, players: int, seed: int = 1) -> GameState | None:
