@@ -98,7 +98,12 @@ def bench(as_json: bool, quick: bool, repeat: int, no_games: bool, compare: bool
         return
     for line in bench_summary(results):
         click.echo(line)
-    click.echo(benchmarks.format_results(results, width=shutil.get_terminal_size((120, 24)).columns))
+    rows = [[r.name, f"{r.ns_per_play:,.1f}", f"{r.ratio:,.2f}x",
+             (f"{r.extra['games_per_s']:,.1f} games/s  " if "games_per_s" in r.extra else "")
+             + (f"{r.extra['card_ratio']:,.2f}x per card play  " if "card_ratio" in r.extra else "") + r.what]
+            for r in results]
+    width = max(80, shutil.get_terminal_size((120, 24)).columns)
+    click.echo(tables.render(["benchmark", "ns", "vs floor", "what"], rows, right=(1, 2), width=width))
 
 
 def bench_summary(results: list[Any]) -> list[str]:
