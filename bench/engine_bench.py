@@ -25,7 +25,7 @@ from typing import Any
 
 import c_loops
 
-from trickcore import _core
+from trickcore import _core, tables
 from trickcore._core import TrickPhase
 from trickcore.cli import game_state_in_trick_phase, game_trick_phase  # perft starts there too
 from trickcore.games import list_games, new_game
@@ -475,6 +475,17 @@ class _Run:
             if "ns_per_card" in extra:   # a full-game row: the same time per card play, as a ratio too
                 extra["card_ratio"] = round(extra["ns_per_card"] / floor_ns, 2)
         return results + [Result(name, ns, ns / floor_ns, what, extra) for name, ns, what, extra in self.rows]
+
+
+def format_results(results: list[Result], width: int | None = None) -> str:
+    """The table ``trickcore bench`` prints: a row per figure (its name, ns, the ratio to the floor
+    and what it measures), fitted to ``width`` (trickcore.tables.render: on a narrow terminal the
+    description goes under its row)."""
+    rows = [[r.name, f"{r.ns_per_play:,.1f}", f"{r.ratio:,.2f}x",
+             (f"{r.extra['games_per_s']:,.1f} games/s  " if "games_per_s" in r.extra else "")
+             + (f"{r.extra['card_ratio']:,.2f}x per card play  " if "card_ratio" in r.extra else "") + r.what]
+            for r in results]
+    return tables.render(["benchmark", "ns", "vs floor", "what"], rows, right=(1, 2), width=width)
 
 
 @contextlib.contextmanager

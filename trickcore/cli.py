@@ -96,14 +96,11 @@ def bench(as_json: bool, quick: bool, repeat: int, no_games: bool, compare: bool
     if as_json:
         click.echo(json.dumps([r.to_json() for r in results], indent=1))
         return
+    width = shutil.get_terminal_size((120, 24)).columns
     for line in bench_summary(results):
-        click.echo(line)
-    rows = [[r.name, f"{r.ns_per_play:,.1f}", f"{r.ratio:,.2f}x",
-             (f"{r.extra['games_per_s']:,.1f} games/s  " if "games_per_s" in r.extra else "")
-             + (f"{r.extra['card_ratio']:,.2f}x per card play  " if "card_ratio" in r.extra else "") + r.what]
-            for r in results]
-    width = max(80, shutil.get_terminal_size((120, 24)).columns)
-    click.echo(tables.render(["benchmark", "ns", "vs floor", "what"], rows, right=(1, 2), width=width))
+        # its items indented by two, their continuations by four
+        click.echo(textwrap.fill(line, width, subsequent_indent="    ", break_on_hyphens=False) if line else line)
+    click.echo(benchmarks.format_results(results, width=width))
 
 
 def bench_summary(results: list[Any]) -> list[str]:
