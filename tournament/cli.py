@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import shlex
+import shutil
 import signal
 import sys
 import tempfile
@@ -192,7 +193,8 @@ def _install_sigterm() -> None:
 
 def _report(summary: RunSummary, quiet: bool) -> int:
     if summary.standings and not quiet:
-        click.echo(format_standings(summary.standings))
+        # a terminal's width (COLUMNS, or the terminal's own); a log gets every column
+        click.echo(format_standings(summary.standings, width=shutil.get_terminal_size((0, 0)).columns or None))
     if summary.paired is not None:
         click.echo(f"paired: {describe_paired(summary.paired)}", err=quiet)
     if summary.sprt is not None:

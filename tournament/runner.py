@@ -606,8 +606,16 @@ def _r(x: float | None, digits: int = 3) -> float | str:
     return "" if x is None else round(x, digits)
 
 
-def format_standings(standings: list[BotStanding]) -> str:
-    """The standings as a plain-text table (trickcore.tables: rich, no colours)."""
+#: The columns of the standings a narrow terminal leaves out, first to last (standings.csv has
+#: them all): the runner's latency and the bots' think times, forfeits (the faults count them),
+#: the mean rank and the rating, so that at 80 columns a row keeps its score, interval, win
+#: share and faults.
+STANDINGS_OPTIONAL = (11, 10, 9, 5, 7)
+
+
+def format_standings(standings: list[BotStanding], width: int | None = None) -> str:
+    """The standings as a plain-text table (trickcore.tables: rich, no colours), fitted to
+    ``width`` by leaving out STANDINGS_OPTIONAL columns where it is given."""
     header = ["#", "bot", "games", "score", "±95%", "rank", "win%", "mu±sigma", "faults", "forfeit", "think ms",
               "runner µs"]
     rows = []
@@ -616,7 +624,8 @@ def format_standings(standings: list[BotStanding]) -> str:
                      _f(s.ci95, 2), _f(s.mean_rank, 2), _f(None if s.win_share is None else 100 * s.win_share, 1),
                      f"{s.mu:.1f}±{s.sigma:.1f}", str(sum(s.faults.values())), str(s.forfeits),
                      _f(s.think_ms_mean, 1), _f(s.runner_us_mean, 0)])
-    return tables.render(header, rows, right=[i for i in range(len(header)) if i != 1])
+    return tables.render(header, rows, right=[i for i in range(len(header)) if i != 1], width=width,
+                         optional=STANDINGS_OPTIONAL)
 
 
 def _f(x: float | None, digits: int) -> str:

@@ -51,7 +51,8 @@ def games(as_json: bool) -> None:
         players = f"{counts[0]}-{counts[-1]}" if counts == list(range(counts[0], counts[-1] + 1)) and len(counts) > 1 \
             else ",".join(map(str, counts))
         rows.append([g.name, g.title, players, str(len(g.variants)) if g.variants else "-"])
-    click.echo(tables.render(["game", "title", "players", "variants"], rows))
+    # the variants are listed below the table by name, so a narrow terminal can do without their count
+    click.echo(tables.render(["game", "title", "players", "variants"], rows, width=width, optional=(3,)))
     # Then each game's options with their defaults and meanings, and its variants, to the terminal's width.
     for g in infos:
         if g.options:

@@ -23,14 +23,39 @@ LAST_COLUMN_MIN = 48
 
 
 def render(header: Sequence[str], rows: Iterable[Sequence[object]], right: Iterable[int] = (),
-           width: int | None = None) -> str:
+           width: int | None = None, optional: Sequence[int] = ()) -> str:
     """The table as text; columns whose index is in ``right`` are right-aligned (numbers).  With
-    a ``width``, a table wider than it has its last column wrapped to fit (its other columns
-    never are) or, where that column would keep fewer than LAST_COLUMN_MIN characters, printed
-    under each row, indented and wrapped to the width: fewer columns on a narrow terminal, all
-    of them on a wide one."""
+    a ``width``, a table wider than it first leaves out its ``optional`` columns, in that order,
+    until it fits (a last line names those left out), then has its last column wrapped to fit
+    (its other columns never are) or, where that column would keep fewer than LAST_COLUMN_MIN
+    characters, printed under each row, indented and wrapped to the width: fewer columns on a
+    narrow terminal, all of them on a wide one."""
     right = set(right)
     cells = [[str(cell) for cell in row] for row in rows]
+    kept = list(range(len(header)))
+    left_out = []
+
+    def kept_width() -> int:
+        return _natural_width([header[i] for i in kept], [[row[i] for i in kept] for row in cells])
+
+    for column in optional:
+        if width is None or kept_width() <= width:
+            break
+        kept.remove(column)
+        left_out.append(header[column])
+    text = _fitted([header[i] for i in kept], [[row[i] for i in kept] for row in cells],
+                   {n for n, i in enumerate(kept) if i in right}, width)
+    if not left_out:
+        return text
+    note = f"(left out at this width: {', '.join(left_out)})"
+    return "\n".join([text, *textwrap.wrap(note, width=max(width or 20, 20), break_on_hyphens=False)])
+
+
+def _natural_width(header: Sequence[str], cells: list[list[str]]) -> int:
+    return max(map(len, _table(header, cells, set(), None).splitlines()), default=0)
+
+
+def _fitted(header: Sequence[str], cells: list[list[str]], right: set[int], width: int | None) -> str:
     if width is not None and len(header) > 1:
         natural = _table(header, cells, right, None)
         if max(map(len, natural.splitlines()), default=0) <= width:
@@ -38,6 +63,8 @@ def render(header: Sequence[str], rows: Iterable[Sequence[object]], right: Itera
         first = _table(header[:-1], [row[:-1] for row in cells], right, None).splitlines()
         # rich's SIMPLE_HEAD puts two spaces between columns
         if width - max(map(len, first), default=0) - 2 < LAST_COLUMN_MIN:
+            if max((len(row[-1]) for row in cells), default=0) <= LAST_COLUMN_MIN:
+                return natural  # no text to put under the rows: too wide, but wrapping cannot help
             return _stacked(header[-1], first, [row[-1] for row in cells], width)
     return _table(header, cells, right, width)
 
