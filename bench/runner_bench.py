@@ -458,7 +458,12 @@ def run(concurrencies: Sequence[int] = (1, 2), deliveries: Sequence[str] = ("on-
     return rows
 
 
-def format_rows(rows: list[BenchRow]) -> str:
+#: The columns a narrow terminal leaves out, first to last: the CPU times and the runner's own
+#: latency, then the minimal referee's figures, keeping the runner's overhead against the floor.
+OPTIONAL_COLUMNS = (14, 13, 12, 11, 10, 9, 8, 7)
+
+
+def format_rows(rows: list[BenchRow], width: int | None = None) -> str:
     header = ["tables", "events", "affinity", "decisions/s", "overhead µs", "floor µs", "ratio", "min referee µs",
               "min ref/floor", "runner/min ref", "bot think µs", "runner CPU µs", "min ref CPU µs", "floor CPU µs",
               "runner_us p50"]
@@ -469,4 +474,5 @@ def format_rows(rows: list[BenchRow]) -> str:
              f"{r.floor.driver_cpu_us:.1f}",
              "-" if r.runner.runner_us_p50 is None else f"{r.runner.runner_us_p50:.0f}"]
             for r in rows]
-    return tables.render(header, body, right=[i for i in range(len(header)) if i not in (1, 2)])
+    return tables.render(header, body, right=[i for i in range(len(header)) if i not in (1, 2)], width=width,
+                         optional=OPTIONAL_COLUMNS)

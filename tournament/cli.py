@@ -787,7 +787,7 @@ def bench_runner_command(games: int, repeat: int, exchanges: int, concurrencies:
     game_name, seats = (game, players) if game else bench.default_game()
     click.echo(f"runner benchmark: {game_name}, {players or seats} random bots over pipes, "
                f"{games} games per table, median of {repeat}")
-    click.echo(bench.format_rows(rows))
+    click.echo(bench.format_rows(rows, width=shutil.get_terminal_size((0, 0)).columns or None))
     click.echo("overhead = (game wall time - bot think time) per decision; floor = the same for a pipe "
                "ping-pong between two processes; ratio = overhead / floor; min referee = the same for the least "
                "a referee of this protocol can do (full view per request, nothing else: "

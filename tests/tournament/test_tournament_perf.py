@@ -94,6 +94,10 @@ def test_runner_benchmark_plumbing():
     assert row.vs_referee == pytest.approx(run.overhead_us / referee.overhead_us)
     table = bench.format_rows([row])
     assert "decisions/s" in table and "min referee µs" in table and table.count("\n") == 2
+    narrow = bench.format_rows([row], width=80).splitlines()     # the runner's overhead and floor stay
+    assert max(map(len, narrow)) <= 80 and narrow[0].split()[3:7] == ["decisions/s", "overhead", "µs", "floor"]
+    assert " ".join(narrow).endswith("(left out at this width: runner_us p50, floor CPU µs, min ref CPU µs, runner "
+                                     "CPU µs, bot think µs, runner/min ref, min ref/floor, min referee µs)")
     assert set(row.to_json()) >= {"decisions_per_s", "overhead_us", "floor_us", "ratio", "runner_cpu_us",
                                   "min_referee_us", "min_referee_ratio", "vs_min_referee"}
 
