@@ -149,11 +149,6 @@ def test_unknown_game_is_a_clear_error():
         raise AssertionError("no error")
 
 
-def test_readme_python_example_runs():
-    code = re.search(r"```python\n(.*?)\n```", (ROOT / "README.md").read_text(), flags=re.S).group(1)
-    exec(compile(code, "README.md", "exec"), {})
-
-
 def test_an_unbuilt_source_tree_says_how_to_build(tmp_path):
     """Importing trickcore from a checkout whose extension was never built names the fix."""
     import shutil

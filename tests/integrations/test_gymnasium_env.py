@@ -1,13 +1,10 @@
 """Every game as a single-agent Gymnasium environment (trickcore.integrations.gymnasium_env):
 Gymnasium's own check_env on every game and variant, seeded episodes that replay exactly, the
 learner's observation equal to its own encoded view (and unchanged in worlds where the cards it
-may not see lie elsewhere), the mask and the reward, the other seats' policies, and the example of
-docs/integrations.md, run as written."""
+may not see lie elsewhere), the mask and the reward, the other seats' policies.  The example of
+docs/integrations.md runs with the docs' examples (conftest.py at the root)."""
 
 from __future__ import annotations
-
-import re
-from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -20,8 +17,6 @@ from trickcore.integrations.worlds import world
 
 from .configs import CONFIGS, ONE_PER_GAME, config_id
 from .view_tensors import view_tensor
-
-DOC = Path(__file__).resolve().parents[2] / "docs" / "integrations.md"
 
 
 def _masked_random_episode(env: gymnasium.Env, seed: int):
@@ -182,13 +177,3 @@ def test_bad_configurations_are_refused():
         TrickcoreEnv("hattrick", 3)
     with pytest.raises(RuntimeError, match="reset"):
         TrickcoreEnv("sticheln", 4).step(0)
-
-
-def test_the_example_of_the_docs_runs():
-    text = DOC.read_text(encoding="utf-8")
-    blocks = re.findall(r"<!-- gymnasium-loop -->\s*```python\n(.*?)```", text, re.S)
-    assert len(blocks) == 1
-    scope: dict = {}
-    exec(compile(blocks[0], str(DOC), "exec"), scope)
-    state = scope["env"].unwrapped.trickcore_state
-    assert state.is_terminal() and scope["reward"] == state.returns()[0]

@@ -1,12 +1,9 @@
 """Every game as a PettingZoo AEC environment (trickcore.integrations.pettingzoo): PettingZoo's own
 api_test on every game and variant, random agents playing whole matches (rewards at the end of
-each deal adding up to the match scores), seeding, rendering, and the training-loop example of
-docs/integrations.md, run as written."""
+each deal adding up to the match scores), seeding and rendering.  The training-loop example of
+docs/integrations.md runs with the docs' examples (conftest.py at the root)."""
 
 from __future__ import annotations
-
-import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,8 +15,6 @@ from trickcore.integrations.pettingzoo import env, raw_env
 
 from .configs import CONFIGS, ONE_PER_GAME, config_id
 from .view_tensors import view_tensor
-
-DOC = Path(__file__).resolve().parents[2] / "docs" / "integrations.md"
 
 # api_test's advice for environments without action masks; ours are dicts of tensor and mask.
 pytestmark = [pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be"),
@@ -91,14 +86,3 @@ def test_render_ansi_and_illegal_actions():
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     e.step(illegal)                           # PettingZoo's wrapper: the match ends, -1 for the offender
     assert e.rewards[agent] == -1 and all(e.terminations.values())
-
-
-def test_training_loop_example_of_the_docs_runs():
-    text = DOC.read_text(encoding="utf-8")
-    blocks = re.findall(r"<!-- training-loop -->\s*```python\n(.*?)```", text, re.S)
-    assert len(blocks) == 1
-    code = blocks[0]
-    assert len(code.strip().splitlines()) <= 15
-    scope: dict = {}
-    exec(compile(code, str(DOC), "exec"), scope)
-    assert np.abs(scope["W"]).sum() > 0       # the policy learnt from the scores
