@@ -21,10 +21,12 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
 from sybil import Example, Sybil
+from sybil.integration.pytest import SybilItem
 from sybil.parsers.markdown import CodeBlockParser, PythonCodeBlockParser, SkipParser
 
 ROOT = Path(__file__).resolve().parent
@@ -81,3 +83,14 @@ pytest_collect_file = Sybil(
     patterns=["README.md", "docs/*.md", "docs/*/*.md"],
     fixtures=["doc_checkout"],
 ).pytest()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, pytest.TestReport,
+                                                                                        pytest.TestReport]:
+    """A skipped block is reported at its page and line (Sybil skips by raising unittest's
+    SkipTest, which pytest would place in unittest's own source)."""
+    report = yield
+    if report.skipped and isinstance(item, SybilItem) and isinstance(report.longrepr, tuple):
+        report.longrepr = (str(item.path), item.example.line, report.longrepr[2])
+    return report
