@@ -42,4 +42,4 @@ def test_the_standings_leave_out_columns_on_a_narrow_terminal_only(tmp_path):
             assert sorted(line.split()[1] for line in table[2:-1]) == ["p1-example_bot", "p2-random_bot"]
         else:
             assert table[0].split() == " ".join(TITLES).split() and "left out" not in table[-1]
-    assert widths[80] <= 80 < widths[160] == widths[None]
+    assert widths[80] <= 80 < min(widths[160], widths[None])   # (the timings' digits vary from run to run)
