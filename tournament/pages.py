@@ -12,16 +12,14 @@ the page's data: card text -> style, colour, value, symbol, letter, label), so t
 no game; symbols are inline SVG (``symbols.svg``), so no font is needed.
 
 Pages and the run's other files a reader may open while they are rewritten (the report during a
-run, run.json, a played game's record) are written whole or not at all (``write_whole``).
+run, run.json, a played game's record) are written whole or not at all (``write_whole``, from
+``tournament.files``).
 """
 
 from __future__ import annotations
 
 import functools
-import os
-import secrets
 from importlib.resources import files
-from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -62,19 +60,3 @@ def script_json(payload: Any) -> Markup:
 
 def render(template: str, **context: Any) -> str:
     return environment().get_template(template).render(**context)
-
-
-def write_whole(path: Path, text: str) -> None:
-    """Write ``path`` whole or not at all: into a new file beside it, then renamed over it, so that
-    a reader (a browser reloading the report during a run) gets the old file or the new one,
-    never part of one.  Each writer has a file of its own: the runner's rewrite during a run and a
-    ``trickcore report`` of the same folder may write at the same time."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
-    try:
-        with open(partial, "x", encoding="utf-8") as fh:  # "x": created afresh, with the umask's permissions
-            fh.write(text)
-        os.replace(partial, path)
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise

@@ -41,8 +41,8 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from tournament.config import TournamentConfig
+from tournament.files import write_whole
 from tournament.match import GameAborted, GameResult, GameRun, Table
-from tournament.pages import write_whole
 from tournament.replay_html import faces_data
 from tournament.schedule import Job, deal_seed, master_key
 from trickcore.game import GameInfo

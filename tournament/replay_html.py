@@ -192,7 +192,7 @@ def replay_html(record: dict[str, Any], seats: Sequence[int] | None = None, omni
 
 def write_replay(record: dict[str, Any], out: str | Path, seats: Sequence[int] | None = None,
                  omniscient: bool = True, back: str | None = None) -> Path:
-    from tournament.pages import write_whole
+    from tournament.files import write_whole
 
     path = Path(out)
     write_whole(path, replay_html(record, seats, omniscient, back))

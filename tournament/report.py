@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tournament.pages import write_whole
+from tournament.files import write_json, write_whole
 from tournament.replay_html import write_replay
 from tournament.report_data import (
     CURVE_POINTS,
@@ -135,7 +135,7 @@ def record_environment(run_dir: str | Path, environment: dict[str, Any], **outco
     entry = {**environment, "ended": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
              **outcome}
     doc["invocations"].append(entry)
-    write_whole(path, json.dumps(doc, indent=2, sort_keys=True, default=str) + "\n")
+    write_json(path, doc)
 
 
 @dataclasses.dataclass

@@ -19,7 +19,6 @@ schedule does not have, is refused with its line number, never counted or silent
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import hashlib
 import io
@@ -33,6 +32,7 @@ from typing import Any, TextIO, cast
 import orjson
 
 from tournament.config import DRAWN_SEED, RUN_ENVIRONMENT_KEYS, TournamentConfig
+from tournament.files import write_json, write_whole
 from tournament.match import TIMING_ACTION_FIELDS, TIMING_FIELDS
 from tournament.schedule import (
     DEAL_FILE,
@@ -95,15 +95,7 @@ def write_secret(out_dir: Path, key: bytes) -> Path:
     """Write a drawn master seed to ``out_dir/seed.secret``, readable by its owner only (0600
     from the moment it exists), fsynced before the first game can be played with it."""
     path = Path(out_dir) / SECRET_FILE
-    tmp = path.with_name(path.name + ".tmp")
-    with contextlib.suppress(FileNotFoundError):
-        tmp.unlink()
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="ascii") as fh:
-        fh.write(key.hex() + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    write_whole(path, key.hex() + "\n", private=True, sync=True)
     return path
 
 
@@ -327,9 +319,7 @@ class ResultStore:
             elif config.seed is None:
                 assert key is not None  # drawn by _master_key
                 fields["seed_check"] = secret_check(key)
-            tmp = manifest_path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(fields, indent=2, sort_keys=True, default=str), encoding="utf-8")
-            os.replace(tmp, manifest_path)
+            write_json(manifest_path, fields)
         self._fh = open(self.path, "a", encoding="utf-8")
         return records
 
@@ -393,10 +383,6 @@ def record_in_manifest(out_dir: Path, key: str, value: Any) -> None:
     path = Path(out_dir) / MANIFEST_FILE
     manifest = json.loads(path.read_text(encoding="utf-8"))
     manifest[key] = value
-    tmp = path.with_name(MANIFEST_FILE + ".tmp")
-    write_json(tmp, manifest)
-    os.replace(tmp, path)
+    write_json(path, manifest)
 
 
-def write_json(path: Path, payload: Any) -> None:
-    path.write_text(json.dumps(payload, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")

@@ -31,6 +31,7 @@ from tournament.checks import disqualifications as _disqualifications
 from tournament.checks import fault_totals as _fault_totals
 from tournament.checks import preflight
 from tournament.config import ConfigError, TournamentConfig, dump_effective
+from tournament.files import write_json
 from tournament.match import RECORD_FORMAT, GameAborted, GameResult, Table
 from tournament.paired import PairedMargin, PairedResults, PairedShape
 from tournament.process import kill_all
@@ -41,7 +42,6 @@ from tournament.results import (
     ResultStore,
     record_in_manifest,
     write_csv,
-    write_json,
 )
 from tournament.sandbox import SandboxUnavailable, require_sandbox, unsandboxed_notice
 from tournament.schedule import DealQueue, Job, paired_seatings

@@ -16,13 +16,12 @@ test stands (written after every deal that counts, and at the end)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 from tournament.config import TournamentConfig
+from tournament.files import write_json
 from tournament.paired import PairedResults, PairedShape, describe_progress
-from tournament.results import write_json
 from tournament.sprt import Sprt, SprtSpec, SprtStatus
 
 SPRT_FILE = "sprt.json"
@@ -76,9 +75,7 @@ class PairedProgress:
                 "unit": "score points per deal, A - B, the mean over the deal's seatings",
                 "games_played": self.games_played, "pairs": self.results.pairs,
                 "deals": self.counted, "stopped_early": stopped_early}
-        tmp = out / (SPRT_FILE + ".tmp")
-        write_json(tmp, data)
-        os.replace(tmp, out / SPRT_FILE)
+        write_json(out / SPRT_FILE, data)
 
     def outcome(self, stopped_early: bool) -> dict[str, Any]:
         """The test's outcome for summary.json and run.json: the status without its path, the
