@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, overload
 
+from tournament import cgroups
 from tournament.sprt import SprtSpec, SprtSpecError
 from trickcore.deals import DealFileError, read_deals
 from trickcore.game import GameConfigError, GameInfo
@@ -51,7 +52,7 @@ RUN_ENVIRONMENT_KEYS = (("tournament", "output"), ("tournament", "concurrency"),
                         ("tournament", "workers"), ("executor", "kind"), ("executor", "address"),
                         ("executor", "cpus_per_table"), ("executor", "batch_games"), ("executor", "working_dir"),
                         ("executor", "max_attempts"), ("executor", "start_timeout_s"), ("records", "report"),
-                        ("records", "report_every"))
+                        ("records", "report_every"), ("sandbox", "cgroup"))
 
 
 class ConfigError(ValueError):
@@ -124,6 +125,9 @@ class SandboxSettings:
     network: bool = False  # true: the host's network (otherwise only its own loopback)
     read_only: tuple[str, ...] = ()  # more folders or files the bot may read
     cpus: tuple[int, ...] = ()  # the CPUs the bot may run on; () = its table's (cpu_affinity) or any
+    # [sandbox] only: the cgroup v2 folder each bot gets a cgroup of its own in (the kernel then
+    # counts its memory); "" = the runner's own cgroup if delegated to it, "none" = no cgroups
+    cgroup: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
@@ -682,7 +686,14 @@ def _sandbox_section(c: _Checker, doc: dict[str, Any], config_dir: Path) -> Sand
     st = c.table(doc, "sandbox")
     c.unknown_keys(st, tuple(f.name for f in dataclasses.fields(SandboxSettings)), "sandbox")
     kind = c.string(st, "kind", "sandbox", SandboxSettings.kind, SANDBOX_KINDS) or SandboxSettings.kind
-    return SandboxSettings(kind=kind, **_sandbox_limits(c, st, "sandbox", BOT_SANDBOX_KEYS, config_dir))
+    cgroup = c.string(st, "cgroup", "sandbox", SandboxSettings.cgroup)
+    if cgroup not in ("", "none"):
+        cgroup = str(Path(expand_placeholders(cgroup, config_dir)).expanduser())
+        problem = cgroups.problem(cgroup)
+        if problem:
+            c.error("sandbox.cgroup", f"{cgroup!r} {problem} (\"\" finds the runner's own delegated cgroup, "
+                                      f"\"none\" makes no cgroups)")
+    return SandboxSettings(kind=kind, cgroup=cgroup, **_sandbox_limits(c, st, "sandbox", BOT_SANDBOX_KEYS, config_dir))
 
 
 def _failures_section(c: _Checker, doc: dict[str, Any]) -> dict[str, FaultPolicy]:

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 from tournament.config import SandboxSettings, check_command, command_folder
 
 if TYPE_CHECKING:
+    from tournament.cgroups import BotCgroup
     from tournament.sandbox import Held
 
 # Every live process, so that Ctrl-C or interpreter exit kills them all.
@@ -128,19 +129,20 @@ class BotProcess:
         # Raises OSError (e.g. FileNotFoundError) if the program cannot be started, in words that
         # name the path tried and the folder looked in.
         check_command(command)
+        # The bot's own cgroup, where the organiser gave the runner cgroups (tournament.cgroups).
+        self.cgroup: BotCgroup | None = None
         if self.sandbox is None:  # in the bot's own folder, as in its sandbox
             self.proc = _popen_on(cpus, argv, cwd or command_folder(command), env)
         else:
-            from tournament.sandbox import options_fd, sandboxed_command, seccomp_fd
+            from tournament.sandbox import start_sandboxed
 
-            with seccomp_fd() as fd:
-                run = sandboxed_command(command, cwd, bot_env, self.sandbox, hidden, seccomp_fd=fd)
-                with options_fd(run.argv) as (argv, args_fd):
-                    self.proc = _popen_on(cpus, argv, run.cwd, run.env,
-                                          (args_fd,) if fd is None else (fd, args_fd), executable=run.argv[0])
+            self.proc, self.cgroup = start_sandboxed(
+                command, cwd, bot_env, self.sandbox, hidden,
+                lambda argv, env, fds, program: _popen_on(cpus, argv, None, env, fds, executable=program))
         self.pid = self.proc.pid
-        self.limit_hit: str | None = None  # a sandbox limit the runner stopped the bot for
-        if self.sandbox is not None and self.sandbox.memory_mb > 0:
+        self._limit_hit: str | None = None  # a sandbox limit the runner or the kernel stopped the bot for
+        # In a cgroup the kernel counts the bot's memory; elsewhere the runner does.
+        if self.sandbox is not None and self.sandbox.memory_mb > 0 and self.cgroup is None:
             from tournament.sandbox import MEMORY_WATCH
 
             MEMORY_WATCH.watch(self.pid, self.sandbox.memory_mb << 20, self._over_memory,
@@ -407,10 +409,20 @@ class BotProcess:
             pass
         self.kill()
 
+    @property
+    def limit_hit(self) -> str | None:
+        """The sandbox limit the runner or the kernel stopped the bot for, or None."""
+        if self._limit_hit is None and self.cgroup is not None and self.sandbox is not None:
+            kills = self.cgroup.oom_kills()
+            if kills:
+                self._limit_hit = (f"memory_mb = {self.sandbox.memory_mb} (the kernel's out-of-memory killer "
+                                   f"ended it in its cgroup: memory.events oom_kill {kills})")
+        return self._limit_hit
+
     def _over_memory(self, held: Held) -> None:
         assert self.sandbox is not None
-        self.limit_hit = (f"memory_mb = {self.sandbox.memory_mb} (the runner counted {held.describe()}, "
-                          f"and stopped it)")
+        self._limit_hit = (f"memory_mb = {self.sandbox.memory_mb} (the runner counted {held.describe()}, "
+                           f"and stopped it)")
         try:
             os.killpg(self.pid, signal.SIGKILL)  # the sandbox's bwrap: its PID namespace ends with it
         except (ProcessLookupError, PermissionError):
@@ -433,6 +445,10 @@ class BotProcess:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
+        if self.cgroup is not None:
+            _ = self.limit_hit  # read memory.events while the cgroup is there
+            self.cgroup.remove()
+            self.cgroup = None
         for t in self._threads:
             if t is not threading.current_thread():
                 t.join(timeout=1)

@@ -17,15 +17,20 @@ stranger; the organiser, the runner and the machine are trusted.  A sandboxed bo
   organiser's;
 * runs under rlimits: processes and threads, open files, file size -- but none on address
   space, which a JVM, Node or .NET reserves far beyond what it touches: the memory a bot holds
-  is counted by the runner (MemoryWatch, below).  When the organiser is root, the bot also runs
-  under an unprivileged user id of its own (a process limit does not apply to root, and root
-  could read files it should not).
+  is counted by the kernel in a cgroup of its own where the organiser delegates one to the
+  runner (tournament.cgroups), else by the runner (MemoryWatch, below).  When the organiser is
+  root, the bot also runs under an unprivileged user id of its own (a process limit does not
+  apply to root, and root could read files it should not).
 
 bubblewrap (``bwrap``, the sandbox Flatpak uses) does the namespaces and mounts; it sets no
-resource limits, so util-linux's ``prlimit`` started inside the sandbox sets them, and
-``setpriv`` drops to the bot's user id when the runner is root, each ``exec``-ing the next.
-Limits are set inside because a process limit set before ``bwrap`` creates its user namespace
-would count every process of the organiser's user.
+resource limits.  The runner starts bwrap held back: bwrap reads its options from a pipe
+(``--args``) and does nothing before it has them, so the runner first moves it into the bot's
+cgroup and sets its rlimits (``prlimit(2)``, which the bot inherits), then writes the options.
+The one limit that cannot be set that early is an unprivileged organiser's process limit: set
+before bwrap creates its user namespace, it would count every process of the organiser's user,
+so util-linux's ``prlimit`` sets it inside the sandbox.  When the runner is root, ``setpriv``
+drops to the bot's user id inside instead (root's forks are not limited, the bot's user id has
+no other processes); each ``exec``-s the next.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ import errno
 import functools
 import os
 import re
+import resource
 import secrets
 import shutil
 import stat
@@ -44,9 +50,10 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
+from tournament import cgroups
 from tournament.config import BotConfig, SandboxSettings, TournamentConfig, command_folder
 
 # What a bot's environment starts from: nothing of the organiser's but the locale.
@@ -60,10 +67,10 @@ _ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "timezon
               "mime.types", "protocols", "services", "os-release", "gai.conf", "java-17-openjdk", "java-21-openjdk")
 _SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt")
 
-# Inside the sandbox, util-linux's prlimit sets the limits and, when the organiser is root,
-# setpriv drops to the bot's own user id; both exec the next program, so they cost about a
-# millisecond (a Python launcher cost 36 ms per start).  They are found in /usr/bin or /bin,
-# which the sandbox shows.
+# Inside the sandbox, util-linux's prlimit sets an unprivileged organiser's process limit and,
+# when the organiser is root, setpriv drops to the bot's own user id; each execs the next
+# program (a Python launcher cost 36 ms per start).  They are found in /usr/bin or /bin, which
+# the sandbox shows.
 _UTIL_PATH = "/usr/bin:/bin"
 
 class SandboxUnavailable(RuntimeError):
@@ -161,7 +168,8 @@ def _within(path: str, folders: Sequence[str]) -> bool:
     return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
 
 
-def _python_dirs() -> list[str]:
+@functools.cache
+def _python_dirs() -> tuple[str, ...]:
     """The runner's interpreter and its libraries, and the trickcore packages (bundled bots and
     bots using the SDK import them)."""
     import tournament
@@ -170,7 +178,7 @@ def _python_dirs() -> list[str]:
     dirs = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
             str(Path(sys.executable).parent)}
     dirs.update(str(Path(m.__file__).resolve().parent) for m in (trickcore, tournament) if m.__file__)
-    return sorted(dirs)
+    return tuple(sorted(dirs))
 
 
 def bot_own_paths(command: Sequence[str], cwd: str | None) -> list[str]:
@@ -302,6 +310,7 @@ class SandboxedCommand:
     env: dict[str, str]
     cwd: str | None
     uid: int | None  # the unprivileged user id the bot runs under (organiser is root), else None
+    rlimits: tuple[tuple[int, int], ...] = ()  # (resource.RLIMIT_*, limit) the runner sets on bwrap
 
 
 # ---- the system calls a bot is refused ---------------------------------------------------
@@ -318,8 +327,12 @@ class SandboxedCommand:
 #   place, where one bot process could leave a note for the next, or for another bot;
 # * flock, and fcntl's lock and lease commands: two sandboxes that can open the same read-only
 #   file (/usr/bin/env) could signal through its locks.  Refused on every file, the bot's own
-#   scratch space too (a filter cannot tell files apart): a program that needs a lock (SQLite)
-#   must run without one;
+#   scratch space too: a filter sees a call's numbers, not the file a descriptor stands for.
+#   The refusal is immediate (EPERM), so a program that locks fails at once rather than hangs:
+#   SQLite's default connection reports "access permission denied".  A bot alone with its
+#   files needs no lock: SQLite opens a file in /tmp without locking with the URI parameter
+#   nolock=1 (``sqlite3.connect("file:/tmp/bot.db?nolock=1", uri=True)``; docs/protocol.md and
+#   tests/tournament/test_sandbox_sqlite.py);
 # * inotify, fanotify and fcntl F_NOTIFY: a watch on a shared file sees another bot open it;
 # * io_uring (ENOSYS, as on a kernel without it: libraries fall back to ordinary calls), whose
 #   operations a filter cannot see;
@@ -357,6 +370,7 @@ _SECCOMP_RET_ALLOW, _SECCOMP_RET_ERRNO, _SECCOMP_RET_KILL_PROCESS = 0x7FFF0000, 
 _ARCH, _NR, _ARG0, _ARG1 = 4, 0, 16, 24  # offsets in struct seccomp_data (an argument's low 32 bits)
 
 
+@functools.cache
 def seccomp_program() -> bytes | None:
     """The classic BPF seccomp filter bwrap loads (``--seccomp FD``); see above for what it
     refuses.  None on an architecture not listed (then nothing is refused)."""
@@ -402,10 +416,12 @@ def seccomp_program() -> bytes | None:
 
 def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable[tuple[str, str]],
                       settings: SandboxSettings, hidden: Sequence[str] = (),
-                      seccomp_fd: int | None = None) -> SandboxedCommand:
+                      seccomp_fd: int | None = None, etc_fds: Mapping[str, int] | None = None) -> SandboxedCommand:
     """The argv (bwrap, its options, the launcher, the bot's command) and environment that run
     ``command`` in a sandbox.  ``hidden`` are paths that must stay invisible even where they lie
-    inside a folder the bot may read (the run folder, the config, other bots' files)."""
+    inside a folder the bot may read (the run folder, the config, other bots' files).
+    ``etc_fds`` (etc_copies) holds copies of files of /etc, which bwrap then writes instead of
+    mounting them one by one."""
     bwrap = find_bwrap()
     root = os.geteuid() == 0
     uid = (1 << 24) + secrets.randbelow(1 << 30) if root else None
@@ -431,8 +447,13 @@ def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable
             args += ["--ro-bind", d, d]
     # bwrap would make /etc 0700, which a bot under its own user id (organiser root) could not pass.
     args += ["--perms", "0755", "--dir", "/etc"]
-    for name in _existing(f"/etc/{n}" for n in _ETC_FILES):
-        args += ["--ro-bind", name, name]
+    for name, target in _etc_entries():
+        if target is not None:
+            args += ["--symlink", target, name]
+        elif etc_fds is not None and name in etc_fds:
+            args += ["--perms", "0444", "--file", str(etc_fds[name]), name]
+        else:
+            args += ["--ro-bind", name, name]
     # The scratch space first: a bot's own files may lie below /tmp, and are mounted over it.
     scratch_size = str(_mib(settings.scratch_mb)) if settings.scratch_mb > 0 else None
     args += ["--proc", "/proc", "--dev", "/dev"]
@@ -480,11 +501,19 @@ def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable
     args += ["--chdir", workdir]
     if seccomp_fd is not None:
         args += ["--seccomp", str(seccomp_fd)]
-    # No --as: an address-space limit refuses runtimes that reserve more than they use (a JVM's
-    # heap, code cache and class space; V8's pointer cage), so memory_mb is the runner's count.
-    limits = {"--nproc": settings.processes, "--nofile": settings.open_files,
-              "--fsize": _mib(settings.file_size_mb), "--core": 0}
-    launcher = [_util("prlimit"), *(f"{k}={v}" for k, v in limits.items() if v >= 0 and (v or k == "--core"))]
+    # No RLIMIT_AS: an address-space limit refuses runtimes that reserve more than they use (a
+    # JVM's heap, code cache and class space; V8's pointer cage), so memory_mb is counted.  The
+    # runner sets these on bwrap before it starts anything (start_sandboxed).
+    rlimits = [(resource.RLIMIT_CORE, 0)]
+    if settings.open_files:
+        rlimits.append((resource.RLIMIT_NOFILE, settings.open_files))
+    if settings.file_size_mb:
+        rlimits.append((resource.RLIMIT_FSIZE, _mib(settings.file_size_mb)))
+    launcher = []
+    if settings.processes and root:
+        rlimits.append((resource.RLIMIT_NPROC, settings.processes))  # root's own forks are not limited
+    elif settings.processes:
+        launcher = [_util("prlimit"), f"--nproc={settings.processes}"]  # inside its user namespace
     if uid is not None:
         launcher += [_util("setpriv"), f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all"]
     # Relative words of the command were relative to the runner's folder, which the bot does
@@ -496,7 +525,118 @@ def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable
         if key in os.environ:
             env[key] = os.environ[key]
     env.update(dict(bot_env))
-    return SandboxedCommand(args, env, None, uid)
+    return SandboxedCommand(args, env, None, uid, tuple(rlimits))
+
+
+@functools.cache
+def _etc_entries() -> tuple[tuple[str, str | None], ...]:
+    """The files of /etc a bot sees, each with the target of a link into the system folders (the
+    same link in the sandbox) or None."""
+    entries = []
+    for name in _existing(f"/etc/{n}" for n in _ETC_FILES):
+        target = os.readlink(name) if os.path.islink(name) else None
+        if target is not None and not _within(os.path.realpath(name), _SYSTEM_DIRS):
+            target = None  # a link out of sight (/run/...): bound as what it points to
+        entries.append((name, target))
+    return tuple(entries)
+
+
+@contextlib.contextmanager
+def etc_copies() -> Iterator[dict[str, int]]:
+    """Copies of the small files of /etc a bot sees, each in a memfd that bwrap writes into the
+    sandbox's /etc (``--file``): a mount per file would cost bwrap a mount and a remount, and
+    setting up a sandbox is mostly mounts.  Only files all may read are copied (a copy would
+    lose its owner and mode); the rest, and folders, are bound."""
+    copies: dict[str, int] = {}
+    try:
+        for name, target in _etc_entries():
+            if target is not None:
+                continue
+            try:
+                st = os.stat(name)
+                if not stat.S_ISREG(st.st_mode) or not st.st_mode & stat.S_IROTH or st.st_size > _ETC_COPY_BYTES:
+                    continue
+                with open(name, "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                continue
+            fd = os.memfd_create("etc")
+            copies[name] = fd
+            os.write(fd, data)
+            os.lseek(fd, 0, os.SEEK_SET)
+        yield copies
+    finally:
+        for fd in copies.values():
+            os.close(fd)
+
+
+# The largest file of /etc that is copied rather than bound (mime.types: 70 KiB).
+_ETC_COPY_BYTES = 256 * 1024
+
+
+# Starts a process: (argv, env, pass_fds, executable) -> the process, its stdin, stdout and stderr
+# as the caller wants them.
+Starter = Callable[[list[str], dict[str, str], tuple[int, ...], str], "subprocess.Popen[bytes]"]
+
+
+@functools.cache
+def cgroup_folder(named: str) -> str | None:
+    """The cgroup v2 folder the bots' cgroups are made in ([sandbox] cgroup; tournament.cgroups),
+    made ready once per process; None where the runner has none (it then counts memory itself).
+    Raises CgroupError for a named folder that cannot be used."""
+    folder, _ = cgroups.find(named)
+    if folder is not None:
+        cgroups.prepare(folder)
+    return folder
+
+
+def start_sandboxed(command: Sequence[str], cwd: str | None, bot_env: Iterable[tuple[str, str]],
+                    settings: SandboxSettings, hidden: Sequence[str], popen: Starter,
+                    ) -> tuple[subprocess.Popen[bytes], cgroups.BotCgroup | None]:
+    """Start ``command`` in a sandbox with ``popen(argv, env, pass_fds, executable)``; return the
+    process (bwrap) and the bot's cgroup, if it has one.
+
+    bwrap is started held back: it reads its options from a pipe (``--args``) and starts nothing
+    before it has them all.  Meanwhile the runner moves it into the bot's cgroup and sets its
+    rlimits, so the bot and all it starts are in the cgroup and under the limits from their first
+    instruction, and nothing runs between fork and exec in the runner (which has threads).  The
+    options in a pipe also keep them out of the sandbox's /proc/1/cmdline (process 1 is that
+    bwrap), which would otherwise show the bot every folder bound and every hidden path by name:
+    what remains there is ``bwrap --args N --`` and the bot's own command."""
+    folder = cgroup_folder(settings.cgroup)
+    cgroup = cgroups.BotCgroup(folder, settings.memory_mb, settings.processes) if folder else None
+    try:
+        with seccomp_fd() as seccomp, etc_copies() as copies:
+            run = sandboxed_command(command, cwd, bot_env, settings, hidden, seccomp_fd=seccomp, etc_fds=copies)
+            split = run.argv.index("--")
+            options = b"".join(os.fsencode(word) + b"\0" for word in run.argv[1:split])
+            read_end, write_end = os.pipe()
+            try:
+                fds = (*(() if seccomp is None else (seccomp,)), *copies.values(), read_end)
+                proc = popen(["bwrap", "--args", str(read_end), *run.argv[split:]], run.env, fds, run.argv[0])
+                try:
+                    if cgroup is not None:
+                        cgroup.join(proc.pid)
+                    for limit, value in run.rlimits:
+                        resource.prlimit(proc.pid, limit, (value, value))
+                except BaseException:
+                    proc.kill()
+                    proc.communicate()  # reaps it and closes its pipes
+                    raise
+                view = memoryview(options)
+                while view:
+                    try:
+                        view = view[os.write(write_end, view):]
+                    except BrokenPipeError:
+                        break  # bwrap ended; its exit status tells the rest
+            finally:
+                os.close(read_end)
+                os.close(write_end)
+    except BaseException:
+        if cgroup is not None:
+            cgroup.remove()
+        raise
+    return proc, cgroup
 
 
 @contextlib.contextmanager
@@ -518,38 +658,30 @@ def seccomp_fd() -> Iterator[int | None]:
             os.close(write_end)
 
 
-@contextlib.contextmanager
-def options_fd(argv: Sequence[str]) -> Iterator[tuple[list[str], int]]:
-    """``argv`` (bwrap, its options, ``--``, the command) as bwrap started with its options read
-    from a file (``--args FD``, a memfd that bwrap reads and closes): process 1 of the sandbox is
-    that bwrap, and its /proc/1/cmdline would otherwise show the bot every folder bound and every
-    hidden path by name.  What remains there is ``bwrap --args N --`` and the bot's own command.
-    The caller starts ``argv[0]`` of the original under the name "bwrap" and passes the fd."""
-    split = list(argv).index("--")
-    fd = os.memfd_create("bwrap-options", 0)
-    try:
-        os.write(fd, b"".join(os.fsencode(word) + b"\0" for word in argv[1:split]))
-        os.lseek(fd, 0, os.SEEK_SET)
-        yield ["bwrap", "--args", str(fd), *argv[split:]], fd
-    finally:
-        os.close(fd)
-
-
 @functools.cache
 def probe(settings: SandboxSettings) -> None:
     """Start one trivial program in a sandbox of these settings; raise SandboxUnavailable with
     bwrap's own words when that fails (e.g. user namespaces disabled by the distribution)."""
-    with seccomp_fd() as fd:
-        run = sandboxed_command([sys.executable, "-I", "-S", "-c", "pass"], None, (), settings, seccomp_fd=fd)
-        with options_fd(run.argv) as (argv, args_fd):
-            try:
-                done = subprocess.run(argv, executable=run.argv[0], env=run.env, capture_output=True, text=True,
-                                      timeout=60, stdin=subprocess.DEVNULL,
-                                      pass_fds=(args_fd,) if fd is None else (fd, args_fd))
-            except (OSError, subprocess.SubprocessError) as exc:
-                raise SandboxUnavailable(_ways_out(f"{run.argv[0]} could not be run: {exc}")) from None
-    if done.returncode != 0:
-        said = (done.stderr.strip() or f"exit status {done.returncode}").splitlines()[-1]
+    def popen(argv: list[str], env: dict[str, str], fds: tuple[int, ...], program: str) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(argv, executable=program, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, pass_fds=fds)
+
+    try:
+        proc, cgroup = start_sandboxed([sys.executable, "-I", "-S", "-c", "pass"], None, (), settings, (), popen)
+    except cgroups.CgroupError as exc:
+        raise SandboxUnavailable(f"bots cannot be sandboxed as configured: {exc.strerror or exc}") from None
+    except OSError as exc:
+        raise SandboxUnavailable(_ways_out(f"{find_bwrap()} could not be run: {exc}")) from None
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+    finally:
+        if cgroup is not None:
+            cgroup.remove()
+    if proc.returncode != 0:
+        said = (err.decode(errors="replace").strip() or f"exit status {proc.returncode}").splitlines()[-1]
         raise SandboxUnavailable(_ways_out(f"a test sandbox failed to start ({said})"))
 
 
@@ -575,7 +707,7 @@ def require_sandbox(config: TournamentConfig) -> None:
     raise SandboxUnavailable (naming the cause and the ways out) when not."""
     for settings in dict.fromkeys(config.sandbox_for(b) for b in config.bots):
         if settings.kind != "none":
-            probe(settings)
+            probe(settings)  # (and, before tables fork, makes the bots' cgroup folder ready)
 
 
 def unsandboxed_notice(config: TournamentConfig) -> str | None:
@@ -589,10 +721,11 @@ def unsandboxed_notice(config: TournamentConfig) -> str | None:
 
 # ---- memory of a bot as a whole -------------------------------------------------------------
 
-# memory_mb bounds all the memory a bot holds, in all its processes together, and the runner
-# counts it: without a cgroup of its own to give each bot (see [sandbox] in docs/tournament.md),
-# nothing in the kernel counts a bot's processes as one, and a limit on each process's address
-# space refuses runtimes that reserve far more than they touch.  One thread of the runner adds
+# memory_mb bounds all the memory a bot holds, in all its processes together.  Where the
+# organiser gives the runner a cgroup subtree, the kernel counts it in the bot's own cgroup
+# (tournament.cgroups).  Elsewhere the runner counts it: nothing in the kernel then counts a
+# bot's processes as one, and a limit on each process's address space refuses runtimes that
+# reserve far more than they touch.  One thread of the runner adds
 # up, four times a second, for each sandbox:
 #
 # * what its processes map, as proportional set sizes (a page shared by n processes counts 1/n
