@@ -20,12 +20,13 @@ import multiprocessing
 import os
 import queue
 import signal
+import socket
 import threading
 import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from tournament.checks import disqualifications as _disqualifications
 from tournament.checks import fault_totals as _fault_totals
@@ -34,7 +35,7 @@ from tournament.config import ConfigError, TournamentConfig, dump_effective
 from tournament.files import write_json
 from tournament.match import RECORD_FORMAT, GameAborted, GameResult, Table
 from tournament.paired import PairedMargin, PairedResults, PairedShape
-from tournament.process import kill_all
+from tournament.process import kill_all, kill_all_now
 from tournament.ratings import BotStanding, compute_standings, deal_rows
 from tournament.results import (
     EFFECTIVE_CONFIG_FILE,
@@ -218,39 +219,36 @@ def _table_process(config: TournamentConfig, out: Path, cpu: int | None,
                    parent_end: Connection[Any, Any]) -> None:
     """The child side of :class:`ProcessTable`."""
     parent_end.close()
-
-    def interrupted(signum: int, frame: FrameType | None) -> NoReturn:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, interrupted)
-    signal.signal(signal.SIGINT, interrupted)
+    stopping = _stop_on_signals(conn)
     table = Table(config, out, cpu=cpu)
     graceful = False
     try:
-        _terminate_with_parent()
+        if not _terminate_with_parent():
+            return
         if cpu is not None:
             try:
                 os.sched_setaffinity(0, {cpu})
             except OSError:
                 pass
-        while True:
-            job = conn.recv()  # EOFError: the runner is gone
+        while not stopping():
+            job = conn.recv()  # EOFError: the runner is gone, or a signal shut the connection
             if job is None:
                 graceful = True
                 return
             try:
-                conn.send(("played", table.play(job)))
+                result = table.play(job)
             except GameAborted:
                 conn.send(("aborted", None))
+                continue
             except Exception:
+                if stopping():  # its bots were killed under it: the game is abandoned, not failed
+                    return
                 conn.send(("error", traceback.format_exc()))
                 table.close()  # a table in an unknown state starts afresh
-    except KeyboardInterrupt:
-        kill_all()
-        try:  # so that the runner reads "stopped", not a vanished table (Ctrl-C reaches both)
-            conn.send(("aborted", None))
-        except (OSError, ValueError):
-            pass
+                continue
+            # a game its bots were killed in is not recorded (the runner reads EOF, then exit 0)
+            if not stopping():
+                conn.send(("played", result))
     except (EOFError, OSError):
         pass
     finally:
@@ -259,10 +257,34 @@ def _table_process(config: TournamentConfig, out: Path, cpu: int | None,
         kill_all()
 
 
-def _terminate_with_parent() -> None:
+def _stop_on_signals(conn: Connection[Any, Any]) -> Callable[[], bool]:
+    """Ctrl-C and SIGTERM (the runner's, or the kernel's when the runner dies) in a table process.
+    The handler runs between two bytecodes of whatever the main thread is doing, so it raises
+    nothing and takes no lock: an exception raised there can leave a lock held (bpo-29988), on
+    which the cleanup would then wait forever.  It kills the bots and shuts the connection to the
+    runner, which ends the main loop's wait for a job or for a bot's reply; the loop then sees
+    the returned check come true and leaves.  Returns that check."""
+    stopped = False
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        nonlocal stopped
+        stopped = True
+        kill_all_now()
+        try:
+            with socket.fromfd(conn.fileno(), socket.AF_UNIX, socket.SOCK_STREAM) as shared:  # a duplicate fd
+                shared.shutdown(socket.SHUT_RDWR)
+        except OSError:  # closed already
+            pass
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    return lambda: stopped
+
+
+def _terminate_with_parent() -> bool:
     """Linux: SIGTERM this process when the runner dies (even by SIGKILL), so that a table
     process never plays on, with its bots, after its runner is gone.  Elsewhere the table
-    notices when it next talks to the runner."""
+    notices when it next talks to the runner.  False if the runner is gone already."""
     parent = os.getppid()
     try:
         import ctypes
@@ -270,9 +292,8 @@ def _terminate_with_parent() -> None:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # the runner died before the request was in place
-        raise KeyboardInterrupt
+        return True
+    return os.getppid() == parent  # else the runner died before the request was in place
 
 
 def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, resume: bool = False,
