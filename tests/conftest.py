@@ -1,6 +1,20 @@
-"""Suite-wide settings: soak tests (``@pytest.mark.slow``) run only when asked for with ``-m slow``."""
+"""Suite-wide settings.
+
+* Soak tests (``@pytest.mark.slow``) run only when asked for with ``-m slow``.
+* Hypothesis draws its examples from a fixed seed per test (``derandomize``), so a run of the
+  suite is the same run everywhere, CI included: a property test fails on every machine or on
+  none.  To search afresh with random examples, run with ``HYPOTHESIS_PROFILE=explore``.
+  Tests' own ``@settings`` (example counts) inherit from the profile loaded here.
+"""
+
+import os
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("trickcore", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("explore", derandomize=False, deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "trickcore"))
 
 
 def pytest_collection_modifyitems(config, items):

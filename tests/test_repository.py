@@ -116,3 +116,13 @@ def test_every_scenario_vector_of_the_rules_has_a_test():
         if ids - named:
             missing[page.name] = sorted(ids - named)
     assert not missing, f"scenario vectors without a test: {missing}"
+
+
+def test_hypothesis_runs_the_same_examples_everywhere():
+    # tests/conftest.py loads a derandomised profile unless HYPOTHESIS_PROFILE names another
+    import os
+
+    from hypothesis import settings
+
+    if os.environ.get("HYPOTHESIS_PROFILE", "trickcore") == "trickcore":
+        assert settings.default.derandomize
