@@ -93,7 +93,8 @@ def test_report_renders_and_links_to_replays(browser, run):
     job = fault.text
     fault.click()
     row = browser.driver.find_element("id", f"game-{job}")
-    assert "target" in row.get_attribute("class") or row.is_displayed()
+    assert js("return location.hash") == f"#game-{job}"  # the link went to the game's row
+    assert js("return document.querySelector(':target').id") == f"game-{job}" and row.is_displayed()
     row.find_element("link text", "replay").click()
     assert browser.driver.current_url.split("#")[0].endswith(f"replays/{job}.html")
     assert js("return document.body.dataset.ready") == "1"
