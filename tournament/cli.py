@@ -43,6 +43,7 @@ from rich.progress import (
 
 from tournament.config import ConfigError, TournamentConfig, load_config, parse_config, program_name
 from tournament.paired import describe_paired
+from tournament.replay_walk import Step, walk
 from tournament.report import capture_environment, finish_run, report_command
 from tournament.results import MANIFEST_FILE, RESULTS_FILE, ResultsFile, ResumeError, checked_records
 from tournament.runner import RunSummary, format_standings, format_throughput, run_tournament
@@ -581,12 +582,13 @@ def replay_command(path: str, job: str | None, seat: int | None, html_out: str |
                + (f", forfeited seats {record['forfeited']}" if record.get("forfeited") else ""))
 
 
-def _action_line(number: int, state: GameState, bots: list[str], text: str, meta: dict[str, Any]) -> str:
-    mover = state.current_player()
+def _action_line(step: Step, bots: list[str], meta: dict[str, Any]) -> str:
+    mover = step.mover
+    assert mover is not None  # a step after the deal has a mover
     how = meta.get("by", "")
     timing = f", {meta['ms']:.1f} ms" if "ms" in meta else ""
     rejected = f", rejected {meta['rejected']!r}" if "rejected" in meta else ""
-    return (f"{number:4d}. seat {mover} ({bots[mover]}) {state.decision()}: {text}"
+    return (f"{step.number:4d}. seat {mover} ({bots[mover]}) {step.decision}: {step.action}"
             f"{f'  [{how}{timing}{rejected}]' if how else ''}")
 
 
@@ -605,31 +607,35 @@ def _trick_line(view: dict[str, Any], before: Any, bots: list[str]) -> str | Non
     return f"      trick: {' '.join(map(str, trick.get('cards', [])))}  won by {won}"
 
 
+def _step_meta(step: Step, actions: list[dict[str, Any]]) -> dict[str, Any]:
+    """How the step's action was made, as the game record says (nothing for a bare record)."""
+    return actions[step.number - 1] if step.number <= len(actions) else {}
+
+
 def _replay_omniscient(state: GameState, history: list[str], actions: list[dict[str, Any]], bots: list[str],
                        as_json: bool) -> None:
     """Every seat's hand (or with ``as_json`` its whole view) at the start and after each new
     deal, then every action with how it was made, and who won each trick."""
-    def show_hands(label: str) -> None:
-        for s in range(state.num_players):
-            view = state.observation(s)
+    def show_hands(label: str, views: dict[int, dict[str, Any]]) -> None:
+        for s, view in views.items():
             shown = json.dumps(view, sort_keys=True) if as_json else _hand_line(view)
             click.echo(f"{label}seat {s} ({bots[s]}) {'sees' if as_json else 'holds'}: {shown}")
 
-    show_hands("")
-    sizes = [len(state.observation(s).get("hand") or []) for s in range(state.num_players)]
-    last = state.observation(0).get("last_trick")
-    for i, (text, meta) in enumerate(zip(history, actions)):
-        click.echo(_action_line(i + 1, state, bots, text, meta))
-        state.apply_action(text)
-        view = state.observation(0)
-        line = _trick_line(view, last, bots)
+    steps = walk(state, history, range(state.num_players))
+    first = next(steps)
+    show_hands("", first.views)
+    sizes = [len(view.get("hand") or []) for view in first.views.values()]
+    last = first.views[0].get("last_trick")
+    for step in steps:
+        click.echo(_action_line(step, bots, _step_meta(step, actions)))
+        line = _trick_line(step.views[0], last, bots)
         if line:
             click.echo(line)
-        last = view.get("last_trick")
-        now = [len(state.observation(s).get("hand") or []) for s in range(state.num_players)]
+        last = step.views[0].get("last_trick")
+        now = [len(view.get("hand") or []) for view in step.views.values()]
         if any(n > b for n, b in zip(now, sizes)) and not state.is_terminal():
             click.echo("new deal:")
-            show_hands("  ")
+            show_hands("  ", step.views)
         sizes = now
 
 
@@ -639,28 +645,26 @@ def _replay_as_seat(state: GameState, seat: int, history: list[str], actions: li
     and the events it may see (GameState.events_for, the same stream its bot was sent).
     Other seats' actions appear only through those events; a decision that produced none is
     shown as made, never what was chosen."""
-    first = state.observation(seat)
+    steps = walk(state, history, [seat])
+    view = next(steps).views[seat]  # the events before the first decision are in this view
     click.echo(f"as seen by seat {seat} ({bots[seat]}): "
-               + (json.dumps(first, sort_keys=True) if as_json else f"holds {_hand_line(first)}"))
-    _, cursor = state.events_for(seat)  # events before the first decision are in that view
-    last = first.get("last_trick")
-    for i, (text, meta) in enumerate(zip(history, actions)):
-        mover = state.current_player()
-        if mover == seat:
-            view = state.observation(seat)
+               + (json.dumps(view, sort_keys=True) if as_json else f"holds {_hand_line(view)}"))
+    last = view.get("last_trick")
+    for step in steps:
+        events = step.events[seat]
+        if step.mover == seat:  # the view it decided on is the one the step before left
             click.echo(f"  view: {json.dumps(view, sort_keys=True)}" if as_json else f"  hand: {_hand_line(view)}")
-            click.echo(f"  legal: {' '.join(state.legal_action_strings())}")
-            click.echo(_action_line(i + 1, state, bots, text, meta))
-        decision = state.decision()
-        state.apply_action(text)
-        events, cursor = state.events_for(seat, cursor)
-        if mover != seat:  # what was chosen shows only through the events this seat may see
+            click.echo(f"  legal: {' '.join(step.legal)}")
+            click.echo(_action_line(step, bots, _step_meta(step, actions)))
+        else:  # what was chosen shows only through the events this seat may see
+            mover = step.mover
+            assert mover is not None  # a step after the deal has a mover
             hidden = "" if events else f", not shown to seat {seat}"
-            click.echo(f"{i + 1:4d}. seat {mover} ({bots[mover]}) {decision}: made{hidden}")
+            click.echo(f"{step.number:4d}. seat {mover} ({bots[mover]}) {step.decision}: made{hidden}")
         for event in events:
             click.echo(f"      event: {json.dumps(event, sort_keys=True)}")
+        view = step.views[seat]
         if not as_json:  # the seat's own view of the trick just completed (it is public)
-            view = state.observation(seat)
             line = _trick_line(view, last, bots)
             if line:
                 click.echo(line)

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from tournament.replay_walk import walk
 from trickcore.games import card_faces, get_game, replay
 
 VIEWER_FORMAT = "trickcore-replay/1"
@@ -111,54 +112,32 @@ def build_replay(record: dict[str, Any], seats: Sequence[int] | None = None,
     if omniscient:
         views.append({"id": OMNISCIENT, "seat": None, "label": "all cards (organiser's view)", "frames": []})
     last: list[dict[str, Any] | None] = [None] * len(views)
-    cursors = [0] * n
     steps: list[dict[str, Any]] = []  # per frame, what every view may know: who moves and what kind
 
-    def snapshot(step: dict[str, Any], per_view: list[dict[str, Any]]) -> None:
-        observations = [state.observation(s) for s in range(n)]
-        steps.append(step)
+    # Every seat's view and events at every step, whichever views the page has: the organiser's
+    # view is made of all the seats' observations.
+    for step in walk(state, history, range(n)):
+        if step.mover is None:  # frame 0: the game as dealt (its events: the deal itself)
+            steps.append({"to": step.to_move, "kind": step.next})
+        else:
+            steps.append({"seat": step.mover, "kind": step.decision, "to": step.to_move, "next": step.next})
+        meta = actions[step.number - 1] if 0 < step.number <= len(actions) else {}
+        omniscient_view = _omniscient_observation([step.views[s] for s in range(n)]) if omniscient else None
         for i, view in enumerate(views):
             seat = view["seat"]
-            obs = observations[seat] if seat is not None else _omniscient_observation(observations)
-            patch = _patch(last[i], obs)
-            frame = {"o": patch, **per_view[i]} if patch else dict(per_view[i])
-            last[i] = obs
-            view["frames"].append(frame)
-
-    # Frame 0: the game as dealt (events so far: the deal itself, which the first view holds).
-    start_events = []
-    for s in range(n):
-        events, cursors[s] = state.events_for(s, 0)
-        start_events.append(events)
-    per_view0 = []
-    for view in views:
-        seat = view["seat"]
-        per_view0.append({"e": start_events[seat]} if seat is not None and start_events[seat] else {})
-    snapshot({"to": state.current_player(), "kind": state.decision()}, per_view0)
-
-    for number, text in enumerate(history, 1):
-        mover = state.current_player()
-        kind = state.decision()
-        legal = state.legal_action_strings()
-        meta = actions[number - 1] if number - 1 < len(actions) else {}
-        state.apply_action(text)
-        new_events = []
-        for s in range(n):
-            events, cursors[s] = state.events_for(s, cursors[s])
-            new_events.append(events)
-        per_view = []
-        for view in views:
-            seat = view["seat"]
-            if seat is None or seat == mover:
-                shown: dict[str, Any] = {"a": text, "legal": legal, **_how(meta)}
+            if step.mover is not None and (seat is None or seat == step.mover):
+                shown: dict[str, Any] = {"a": step.action, "legal": step.legal, **_how(meta)}
                 if "rejected" in meta:
                     shown["r"] = meta["rejected"]
             else:  # what another seat chose shows only through the events this seat was sent
                 shown = {}
-            if seat is not None and new_events[seat]:
-                shown["e"] = new_events[seat]
-            per_view.append(shown)
-        snapshot({"seat": mover, "kind": kind, "to": state.current_player(), "next": state.decision()}, per_view)
+            if seat is not None and step.events[seat]:
+                shown["e"] = step.events[seat]
+            obs = step.views[seat] if seat is not None else omniscient_view
+            assert obs is not None  # the organiser's view is folded whenever the page has it
+            patch = _patch(last[i], obs)
+            last[i] = obs
+            view["frames"].append({"o": patch, **shown} if patch else shown)
 
     finished = state.is_terminal()
     result = record.get("result") or {}
