@@ -92,7 +92,7 @@ class TrickcoreEnv(gymnasium.Env[FloatArray, np.int64]):
 
     metadata: dict[str, Any] = {"render_modes": []}
 
-    def __init__(self, game: str = "beim-jupiter", players: int | None = None,
+    def __init__(self, game: str, players: int | None = None,
                  options: dict[str, Any] | None = None, seat: int | None = 0,
                  opponents: Opponent | Sequence[Opponent] | None = None,
                  illegal_reward: float | None = None, render_mode: str | None = None):
