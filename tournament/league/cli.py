@@ -65,3 +65,29 @@ def add_author_command(folder: str, name: str) -> None:
         opened.close()
     click.echo(f"author {name!r} added; their token (shown once, keep it):", err=True)
     click.echo(token)
+
+
+@league.command("submit")
+@click.argument("league_at", metavar="DIR")
+@click.argument("archive", type=click.Path(exists=True, dir_okay=False))
+@click.option("--token", envvar="TRICKCORE_LEAGUE_TOKEN", help="Your author token (or TRICKCORE_LEAGUE_TOKEN).")
+def submit_command(league_at: str, archive: str, token: str | None) -> None:
+    """Submit a bot: ARCHIVE (.tar.gz, .tar.bz2, .tar.xz or .tar) holds a bot.toml (name, command,
+    runtime) and the bot's files.  It is unpacked under the league's limits and checked with
+    compliance in the sandbox, then joins the ladder as the bot's new version or is refused with
+    the report."""
+    from tournament.league.submit import submit
+
+    opened = _open(league_at)
+    try:
+        outcome = submit(opened, token, Path(archive))
+    except LeagueError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    except ConfigError as exc:  # the league cannot check bots here (no sandbox)
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    finally:
+        opened.close()
+    click.echo(outcome.describe())
+    sys.exit(0 if outcome.accepted else 1)
