@@ -35,6 +35,7 @@ no other processes); each ``exec``-s the next.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import dataclasses
 import errno
@@ -48,9 +49,10 @@ import stat
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from tournament import cgroups
@@ -416,12 +418,10 @@ def seccomp_program() -> bytes | None:
 
 def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable[tuple[str, str]],
                       settings: SandboxSettings, hidden: Sequence[str] = (),
-                      seccomp_fd: int | None = None, etc_fds: Mapping[str, int] | None = None) -> SandboxedCommand:
+                      seccomp_fd: int | None = None) -> SandboxedCommand:
     """The argv (bwrap, its options, the launcher, the bot's command) and environment that run
     ``command`` in a sandbox.  ``hidden`` are paths that must stay invisible even where they lie
-    inside a folder the bot may read (the run folder, the config, other bots' files).
-    ``etc_fds`` (etc_copies) holds copies of files of /etc, which bwrap then writes instead of
-    mounting them one by one."""
+    inside a folder the bot may read (the run folder, the config, other bots' files)."""
     bwrap = find_bwrap()
     root = os.geteuid() == 0
     uid = (1 << 24) + secrets.randbelow(1 << 30) if root else None
@@ -445,15 +445,7 @@ def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable
             args += ["--symlink", os.readlink(d), d]
         else:
             args += ["--ro-bind", d, d]
-    # bwrap would make /etc 0700, which a bot under its own user id (organiser root) could not pass.
-    args += ["--perms", "0755", "--dir", "/etc"]
-    for name, target in _etc_entries():
-        if target is not None:
-            args += ["--symlink", target, name]
-        elif etc_fds is not None and name in etc_fds:
-            args += ["--perms", "0444", "--file", str(etc_fds[name]), name]
-        else:
-            args += ["--ro-bind", name, name]
+    args += ["--ro-bind", etc_folder(), "/etc"]
     # The scratch space first: a bot's own files may lie below /tmp, and are mounted over it.
     scratch_size = str(_mib(settings.scratch_mb)) if settings.scratch_mb > 0 else None
     args += ["--proc", "/proc", "--dev", "/dev"]
@@ -529,49 +521,72 @@ def sandboxed_command(command: Sequence[str], cwd: str | None, bot_env: Iterable
 
 
 @functools.cache
-def _etc_entries() -> tuple[tuple[str, str | None], ...]:
-    """The files of /etc a bot sees, each with the target of a link into the system folders (the
-    same link in the sandbox) or None."""
-    entries = []
-    for name in _existing(f"/etc/{n}" for n in _ETC_FILES):
-        target = os.readlink(name) if os.path.islink(name) else None
-        if target is not None and not _within(os.path.realpath(name), _SYSTEM_DIRS):
-            target = None  # a link out of sight (/run/...): bound as what it points to
-        entries.append((name, target))
-    return tuple(entries)
+def etc_folder() -> str:
+    """A copy of the part of /etc a bot sees (_ETC_FILES), made once per process and bound
+    read-only as the sandbox's /etc: one mount where a bind per file and folder took bwrap a
+    mount and a remount each, which were most of a sandbox's start-up.  Only what others may
+    read is copied; links inside a folder stay links, as a bind shows them, and a link named in
+    _ETC_FILES is copied as a link where it points into the system folders (the same link in
+    the sandbox), else as what it points to, as a bind of it would show.  The copy is as old as
+    the process that made it (a run's), and removed when that process ends (or, when it was
+    killed, by the next process that makes one)."""
+    creator = os.getpid()
+    _remove_orphaned_etc_folders()
+    folder = tempfile.mkdtemp(prefix=f"{_ETC_FOLDER_PREFIX}{creator}-")
+
+    def remove() -> None:
+        if os.getpid() == creator:  # a process forked from this one (a table) inherits the handler
+            shutil.rmtree(folder, ignore_errors=True)
+
+    atexit.register(remove)
+    os.chmod(folder, 0o755)  # a bot under its own user id (organiser root) passes through it
+    for name in _ETC_FILES:
+        source, target = f"/etc/{name}", os.path.join(folder, name)
+        if os.path.islink(source) and _within(os.path.realpath(source), _SYSTEM_DIRS):
+            os.symlink(os.readlink(source), target)
+        elif os.path.isdir(source):
+            _copy_readable_tree(os.path.realpath(source), target)
+        elif os.path.isfile(source) and _readable_by_others(source):
+            shutil.copy2(source, target)
+    return folder
 
 
-@contextlib.contextmanager
-def etc_copies() -> Iterator[dict[str, int]]:
-    """Copies of the small files of /etc a bot sees, each in a memfd that bwrap writes into the
-    sandbox's /etc (``--file``): a mount per file would cost bwrap a mount and a remount, and
-    setting up a sandbox is mostly mounts.  Only files all may read are copied (a copy would
-    lose its owner and mode); the rest, and folders, are bound."""
-    copies: dict[str, int] = {}
-    try:
-        for name, target in _etc_entries():
-            if target is not None:
+_ETC_FOLDER_PREFIX = "trickcore-etc-"
+
+
+def _remove_orphaned_etc_folders() -> None:
+    """Remove the copies of /etc of this user's runners that are gone (killed before their exit
+    handlers ran): their names hold their process ids."""
+    temp = tempfile.gettempdir()
+    for name in os.listdir(temp):
+        if not name.startswith(_ETC_FOLDER_PREFIX):
+            continue
+        pid = name[len(_ETC_FOLDER_PREFIX):].partition("-")[0]
+        path = os.path.join(temp, name)
+        try:
+            if not pid.isdigit() or os.lstat(path).st_uid != os.geteuid():
                 continue
-            try:
-                st = os.stat(name)
-                if not stat.S_ISREG(st.st_mode) or not st.st_mode & stat.S_IROTH or st.st_size > _ETC_COPY_BYTES:
-                    continue
-                with open(name, "rb") as fh:
-                    data = fh.read()
-            except OSError:
-                continue
-            fd = os.memfd_create("etc")
-            copies[name] = fd
-            os.write(fd, data)
-            os.lseek(fd, 0, os.SEEK_SET)
-        yield copies
-    finally:
-        for fd in copies.values():
-            os.close(fd)
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+        except OSError:
+            continue
 
 
-# The largest file of /etc that is copied rather than bound (mime.types: 70 KiB).
-_ETC_COPY_BYTES = 256 * 1024
+def _readable_by_others(path: str) -> bool:
+    mode = os.stat(path).st_mode
+    needed = stat.S_IROTH | (stat.S_IXOTH if stat.S_ISDIR(mode) else 0)
+    return mode & needed == needed
+
+
+def _copy_readable_tree(source: str, target: str) -> None:
+    """``source`` copied to ``target`` with its links as links, without what others may not read."""
+    def unreadable(folder: str, names: list[str]) -> set[str]:
+        return {n for n in names if not os.path.islink(os.path.join(folder, n))
+                and not _readable_by_others(os.path.join(folder, n))}
+
+    if _readable_by_others(source):
+        shutil.copytree(source, target, symlinks=True, ignore=unreadable)
 
 
 # Starts a process: (argv, env, pass_fds, executable) -> the process, its stdin, stdout and stderr
@@ -606,13 +621,13 @@ def start_sandboxed(command: Sequence[str], cwd: str | None, bot_env: Iterable[t
     folder = cgroup_folder(settings.cgroup)
     cgroup = cgroups.BotCgroup(folder, settings.memory_mb, settings.processes) if folder else None
     try:
-        with seccomp_fd() as seccomp, etc_copies() as copies:
-            run = sandboxed_command(command, cwd, bot_env, settings, hidden, seccomp_fd=seccomp, etc_fds=copies)
+        with seccomp_fd() as seccomp:
+            run = sandboxed_command(command, cwd, bot_env, settings, hidden, seccomp_fd=seccomp)
             split = run.argv.index("--")
             options = b"".join(os.fsencode(word) + b"\0" for word in run.argv[1:split])
             read_end, write_end = os.pipe()
             try:
-                fds = (*(() if seccomp is None else (seccomp,)), *copies.values(), read_end)
+                fds = (read_end,) if seccomp is None else (seccomp, read_end)
                 proc = popen(["bwrap", "--args", str(read_end), *run.argv[split:]], run.env, fds, run.argv[0])
                 try:
                     if cgroup is not None:
