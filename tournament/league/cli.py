@@ -7,8 +7,12 @@ Exit codes: 0 success, 1 a request the league refused (a wrong token, a refused 
 
 from __future__ import annotations
 
+import shutil
+import signal
 import sys
 from pathlib import Path
+from types import FrameType
+from typing import NoReturn
 
 import click
 
@@ -91,3 +95,59 @@ def submit_command(league_at: str, archive: str, token: str | None) -> None:
         opened.close()
     click.echo(outcome.describe())
     sys.exit(0 if outcome.accepted else 1)
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> NoReturn:
+    raise KeyboardInterrupt
+
+
+@league.command("serve")
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.option("--tables", "max_tables", type=click.IntRange(min=1),
+              help="Stop once this many tables have been rated (default: play until stopped).")
+@click.option("-q", "--quiet", is_flag=True, help="No line per table.")
+def serve_command(folder: str, max_tables: int | None, quiet: bool) -> None:
+    """Play tables continuously: each seats the league's bots that most need games (new bots first,
+    then the widest intervals, opponents near in rating) and plays duplicate deals; it is rated
+    when complete.  Ctrl-C or SIGTERM stops it; every finished game is kept, and the next start
+    plays the interrupted table's remaining games."""
+    from tournament.league.scheduler import Scheduler
+    from tournament.league.standings import leaderboard
+
+    opened = _open(folder)
+
+    def rated(table_id: int) -> None:
+        if not quiet:
+            top = leaderboard(opened)[:3]
+            click.echo(f"table {table_id} rated; leading: "
+                       + ", ".join(f"{r.bot} v{r.version} {r.mu:.1f} ± {r.interval:.1f}" for r in top))
+
+    scheduler = Scheduler(opened, max_tables, rated)
+    signal.signal(signal.SIGTERM, _interrupt)  # SIGTERM stops like Ctrl-C: bots killed, finished games kept
+    try:
+        scheduler.run()
+    except KeyboardInterrupt:
+        scheduler.interrupted = True
+    finally:
+        opened.close()
+    if scheduler.interrupted:
+        click.echo("interrupted; every finished game is kept, the next start goes on", err=True)
+        sys.exit(130)
+    for error in scheduler.errors:
+        click.echo(f"runner error: {error}", err=True)
+    sys.exit(1 if scheduler.errors else 0)
+
+
+@league.command("standings")
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.option("--all", "include_inactive", is_flag=True, help="Also old versions, banned and withdrawn bots.")
+def standings_command(folder: str, include_inactive: bool) -> None:
+    """The leaderboard: rank, rating ± interval (2 sigma), games, faults, author, version, last game."""
+    from tournament.league.standings import format_leaderboard, leaderboard
+
+    opened = _open(folder)
+    try:
+        rows = leaderboard(opened, include_inactive)
+    finally:
+        opened.close()
+    click.echo(format_leaderboard(rows, width=shutil.get_terminal_size((120, 24)).columns))

@@ -77,7 +77,7 @@ class LeagueConfig:
     players: int
     game_options: dict[str, Any]
     deals_per_table: int  # each deal of a table is played at every seating (duplicate)
-    concurrency: int  # tables played at once
+    concurrency: int  # games of a table played at once
     time: TimeControl
     limits: Limits
     sandbox: SandboxSettings
@@ -95,7 +95,8 @@ class LeagueConfig:
         doc: dict[str, Any] = {key: self.raw[key] for key in ("game", "time", "limits", "sandbox", "failures")
                                if key in self.raw}
         doc["tournament"] = {"name": name, "format": "duplicate", "deals": self.deals_per_table,
-                             "concurrency": 1, "output": str(output), "preflight": "warn"}
+                             "concurrency": self.concurrency, "output": str(output),
+                             "preflight": "warn"}
         doc["records"] = {"report": False}
         doc["bots"] = bots
         return doc

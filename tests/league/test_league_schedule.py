@@ -1,0 +1,100 @@
+"""How tables are formed (new bots first, then the widest intervals, opponents near in rating;
+banned, withdrawn, old and busy versions left out) and rated (one openskill update per table,
+by the sums of ranks over its duplicate deals), and a played table's records in `trickcore replay`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy.orm import Session
+
+from tournament.league.db import Author, Bot, LeagueTable, Version
+from tournament.league.league import League, init_league
+from tournament.league.scheduler import form_table, play_table, rate, rate_table, recompute_ratings, table_folder
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def league(tmp_path: Path) -> Iterator[League]:
+    made = init_league(tmp_path / "lg", "klaberjass", 2)
+    yield made
+    made.close()
+
+
+def add_version(league: League, name: str, mu: float, sigma: float, games: int, *, active: bool = True,
+                banned: bool = False, withdrawn: bool = False, script: str = "random_bot.py") -> int:
+    folder = league.folder / "bots" / name / "v1"
+    folder.mkdir(parents=True)
+    (folder / "bot.py").write_bytes((ROOT / "tournament" / "bots" / script).read_bytes())
+    with Session(league.engine) as session, session.begin():
+        author = session.query(Author).filter_by(name="a").one_or_none() or Author(name="a", token_hash="x")
+        session.add(author)
+        session.flush()
+        bot = Bot(author_id=author.id, name=name, banned=banned, withdrawn=withdrawn)
+        session.add(bot)
+        session.flush()
+        version = Version(bot_id=bot.id, number=1, folder=f"bots/{name}/v1", command=["bot.py"], runtime="python",
+                          active=active, mu=mu, sigma=sigma, games=games)
+        session.add(version)
+        session.flush()
+        return version.id
+
+
+def seated(league: League, table_id: int | None) -> list[int]:
+    assert table_id is not None
+    with Session(league.engine) as session:
+        return list(session.get_one(LeagueTable, table_id).versions)
+
+
+def test_new_bots_first_then_the_widest_interval_against_the_nearest_rating(league: League) -> None:
+    old_strong = add_version(league, "strong", 35, 2, 400)
+    old_weak = add_version(league, "weak", 15, 2, 400)
+    near_new = add_version(league, "middle", 24, 3, 300)
+    new = add_version(league, "newcomer", 25, 8.3, 0)
+    add_version(league, "banned", 25, 8.3, 0, banned=True)
+    add_version(league, "withdrawn", 25, 8.3, 0, withdrawn=True)
+    add_version(league, "retired", 25, 8.3, 0, active=False)
+    first = form_table(league)
+    assert seated(league, first) == [new, near_new]  # the newcomer, against the rating nearest its own
+    second = form_table(league)  # the newcomer and middle are busy at the first table
+    assert seated(league, second) == [old_strong, old_weak]
+    assert form_table(league) is None  # everyone who may play is at a table
+
+
+def test_among_bots_with_games_the_widest_interval_goes_first(league: League) -> None:
+    add_version(league, "settled", 25, 1, 50)
+    wide = add_version(league, "wide", 20, 6, 50)
+    near = add_version(league, "near", 21, 1, 50)
+    assert seated(league, form_table(league)) == [wide, near]
+
+
+def test_a_table_is_rated_once_by_the_sums_of_ranks_over_its_deals(league: League) -> None:
+    config = league.config
+    (winner, winner_sigma), (loser, _) = rate(config, [(25, 8), (25, 8)], [3, 5])
+    assert winner > 25 > loser and winner_sigma < 8
+    (a, _), (b, _) = rate(config, [(25, 8), (25, 8)], [4, 4])
+    assert a == pytest.approx(b)
+
+
+def test_a_played_table_is_rated_and_its_records_open_in_replay(league: League) -> None:
+    add_version(league, "heuristic", 25, 25 / 3, 0, script="heuristic_bot.py")
+    add_version(league, "random", 25, 25 / 3, 0)
+    table_id = form_table(league)
+    assert table_id is not None
+    summary = play_table(league, table_id)
+    assert (summary.played, summary.total, summary.errors) == (2, 2, [])
+    assert rate_table(league, table_id) and rate_table(league, table_id)  # a second call changes nothing
+    with Session(league.engine) as session:
+        assert session.get_one(LeagueTable, table_id).rated_seq == 1
+        ratings = {v.id: (v.mu, v.sigma) for v in session.query(Version)}
+        assert {v.games for v in session.query(Version)} == {2}
+    assert recompute_ratings(league) == ratings
+    shown = subprocess.run([str(Path(sys.executable).parent / "trickcore"), "replay",
+                            str(table_folder(league, table_id) / "results.jsonl"), "--job", "t0-d0-s1"],
+                           capture_output=True, text=True)
+    assert shown.returncode == 0 and "klaberjass" in shown.stdout.lower(), shown.stderr

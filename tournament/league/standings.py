@@ -1,0 +1,63 @@
+"""What the league shows: the leaderboard, read from the database.
+
+A version's rating is openskill's (mu, sigma); the leaderboard orders the playing versions by
+the low end of their interval, mu - 3 sigma (openskill's ordinal), so that a new bot with a
+wide interval climbs as its games narrow it, rather than starting at the top by luck.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from tournament.league.db import Author, Bot, Version
+from tournament.league.league import League
+
+#: The interval shown with a rating: mu ± 2 sigma, about 95% under the model's normal belief.
+INTERVAL_SIGMAS = 2.0
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    rank: int
+    bot: str
+    version: int
+    author: str
+    mu: float
+    sigma: float
+    games: int
+    faults: int
+    last_game: dt.datetime | None
+    banned: bool
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    @property
+    def interval(self) -> float:
+        return INTERVAL_SIGMAS * self.sigma
+
+
+def leaderboard(league: League, include_inactive: bool = False) -> list[Row]:
+    """The playing version of every bot that is neither banned nor withdrawn, best first."""
+    with Session(league.engine) as session:
+        query = select(Version, Bot, Author).join(Bot, Version.bot_id == Bot.id).join(Author)
+        if not include_inactive:
+            query = query.where(Version.active, Bot.banned.is_(False), Bot.withdrawn.is_(False))
+        rows = session.execute(query).all()
+        ordered = sorted(rows, key=lambda r: (-(r[0].mu - 3 * r[0].sigma), r[1].name, r[0].number))
+        return [Row(i + 1, bot.name, v.number, author.name, v.mu, v.sigma, v.games, v.faults, v.last_game, bot.banned)
+                for i, (v, bot, author) in enumerate(ordered)]
+
+
+def format_leaderboard(rows: list[Row], width: int | None = None) -> str:
+    from trickcore import tables
+
+    body = [[r.rank, r.bot, r.version, f"{r.mu:.2f} ± {r.interval:.2f}", r.games, r.faults, r.author,
+             r.last_game.strftime("%Y-%m-%d %H:%M") if r.last_game else "-"] for r in rows]
+    return tables.render(["rank", "bot", "version", "rating ± interval", "games", "faults", "author", "last game"],
+                         body, right=(0, 2, 4, 5), width=width, optional=(7, 6, 5))
