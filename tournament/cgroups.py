@@ -208,7 +208,14 @@ class BotCgroup:
 
     def join(self, pid: int) -> None:
         """Move process ``pid`` (a bwrap that has not started anything yet) into the cgroup."""
-        _write(self.path, "cgroup.procs", str(pid))
+        try:
+            _write(self.path, "cgroup.procs", str(pid))
+        except OSError as exc:
+            # The kernel lets a process move others only within a subtree whose cgroup.procs it
+            # may write: an unprivileged runner must itself run inside the cgroup it was given.
+            raise CgroupError(exc.errno, f"cannot move the bot into its cgroup {self.path}: {exc.strerror} "
+                                         f"(an organiser who is not root starts the runner inside the "
+                                         f"[sandbox] cgroup it names)") from None
 
     def oom_kills(self) -> int:
         """How often the kernel's out-of-memory killer killed in this cgroup (memory.events)."""
