@@ -411,9 +411,11 @@ BOT_KEYS = ("name", "command", "cwd", "env", "options", "restart", "sandbox")
 POLICY_KEYS = ("action", "forfeit_after", "disqualify_after")
 
 
-def parse_config(doc: dict[str, Any], source: str = "config", config_dir: Path | None = None) -> TournamentConfig:
+def parse_config(doc: dict[str, Any], source: str = "config", config_dir: Path | None = None,
+                 people: int = 0) -> TournamentConfig:
     """Validate a TOML document (already parsed) and build the config; raise ConfigError with
-    every problem of the document, each naming its key.  One function per section."""
+    every problem of the document, each naming its key.  One function per section.  ``people``
+    seats are held by people, not bots (``trickcore play``): the bots fill the other seats."""
     config_dir = Path(config_dir or ".").resolve()
     c = _Checker()
     c.unknown_keys(doc, TOP_KEYS, "")
@@ -436,7 +438,7 @@ def parse_config(doc: dict[str, Any], source: str = "config", config_dir: Path |
                 bots.append(bot)
                 raw_bots.append(raw)
     if players is not None and complete:
-        _check_field_size(c, t["format"], players, len(bots), candidates)
+        _check_field_size(c, t["format"], players, len(bots) + people, candidates)
     candidate = _candidate(c, t["format"], t["candidate"], names)
     sprt = _stop_section(c, doc, t["format"])
     deal_seeds = _deal_file(c, doc, t, info, players, game_options, config_dir)

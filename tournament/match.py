@@ -2,10 +2,12 @@
 
 A :class:`Table` owns the bot processes it seats (reused from game to game unless a bot
 asks for ``restart = "game"`` or died) and plays one :class:`~tournament.schedule.Job`
-at a time.  The referee uses only the common GameState interface, so it works for every
-registered game: ``current_player``, ``decision``, ``legal_action_strings``,
-``apply_action``, ``observation``, ``events_for``, ``is_terminal``, ``scores``,
-``ranks``, ``to_record``.
+at a time.  Each seat's decisions go to its player (tournament/seats.py): a bot's session,
+or a person's page where the table's owner seats one (``trickcore play``); the referee parses
+and applies every answer.  The referee uses only the common GameState interface, so it works
+for every registered game: ``current_player``, ``decision``, ``legal_action_strings``,
+``apply_action``, ``observation``, ``events_for``, ``is_terminal``, ``scores``, ``ranks``,
+``to_record``.
 """
 
 from __future__ import annotations
@@ -17,13 +19,14 @@ import random
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from tournament import wire
 from tournament.config import TournamentConfig
 from tournament.schedule import Job
+from tournament.seats import Decision, Player
 from tournament.session import BotFault, BotSession
 from trickcore.game import GameState, IllegalActionError, competition_ranks
 from trickcore.games import new_game
@@ -120,9 +123,10 @@ class EventFeed:
 
 @dataclasses.dataclass
 class SeatState:
-    bot: str
-    session: BotSession | None
-    reachable: bool = False  # may be sent requests (started, handshake done, not crashed or stalled)
+    bot: str  # the name the seat's player has in the game (a bot of the config, or a person's)
+    player: Player | None = None  # who is asked the seat's decisions (None: a bot that could not start)
+    session: BotSession | None = None  # the bot's process, for a bot's seat (then also its player)
+    reachable: bool = False  # may be asked (started, handshake done, not crashed or stalled)
     forfeited: str | None = None  # why, once the seat has forfeited
     # (fault class, why) once the bot cannot be asked for the rest of the game: each of its
     # later decisions counts as a fault of that class, so its policy (and forfeit_after) applies
@@ -144,7 +148,8 @@ class Table:
     """One table of a tournament with the bot sessions it owns."""
 
     def __init__(self, config: TournamentConfig, out_dir: Path | None, stop: threading.Event | None = None,
-                 cpu: int | None = None, node: str = "local", collect_files: bool = False):
+                 cpu: int | None = None, node: str = "local", collect_files: bool = False,
+                 people: Mapping[str, Player] | None = None):
         self.config = config
         self.out_dir = out_dir
         self.stop = stop or threading.Event()
@@ -158,9 +163,9 @@ class Table:
         # (GameResult.files) instead of writing them: the runner is the one writer of the outputs.
         self.collect_files = collect_files
         self._files: dict[str, str] = {}
-        #: Seats held by a person, not a bot (``trickcore play``, tournament/play.py): no process
-        #: is started for them, and their decisions go to :meth:`GameRun._ask_person`.
-        self.people: frozenset[str] = frozenset()
+        #: Seats held by a person, not a bot (``trickcore play``, tournament/play.py): the seat's
+        #: name in a job -> its player.  No process is started for them.
+        self.people: Mapping[str, Player] = dict(people or {})
 
     def write_file(self, path: Path, text: str) -> None:
         """A per-game file of the output folder (transcript, stderr), or kept for the runner."""
@@ -195,7 +200,8 @@ class Table:
                 del self.sessions[name]
         fresh: list[int] = []
         for seat, st in enumerate(game.seats):
-            if st.bot in self.people:
+            if st.player is not None:  # a person's seat (GameRun seats them): no process
+                st.reachable = True
                 continue
             st.session = self.sessions.get(st.bot)
             if st.session is None:
@@ -211,6 +217,7 @@ class Table:
                     continue
             st.session.set_io_sink(game.transcript.sink(seat))
             st.session.deals_played.add(game.job.seed)
+            st.player = st.session
             st.reachable = True
         # Spawned together so that slow starters start in parallel; handshakes read one by one.
         for seat in fresh:
@@ -243,7 +250,7 @@ class GameRun:
         self.started_at = datetime.datetime.now(datetime.timezone.utc)
         self.cpu_start = time.thread_time()
         self.transcript = Transcript(self.config.limits.transcript_bytes)
-        self.seats = [SeatState(bot, None) for bot in job.bots]
+        self.seats = [SeatState(bot, table.people.get(bot)) for bot in job.bots]
         self.fault_log: list[dict[str, Any]] = []
         self.actions: list[dict[str, Any]] = []
         self.state: GameState | None = None
@@ -262,9 +269,13 @@ class GameRun:
         outcome = "forfeit" if forfeit else "substitute"
         if forfeit and st.forfeited is None:
             st.forfeited = f"{cls}: {detail}"
-        self.fault_log.append({"seat": seat, "bot": st.bot, "class": cls, "detail": detail, "outcome": outcome,
-                               "action_index": len(self.actions) if self.state is not None else None})
+        entry = {"seat": seat, "bot": st.bot, "class": cls, "detail": detail, "outcome": outcome,
+                 "action_index": len(self.actions) if self.state is not None else None}
+        self.fault_log.append(entry)
         self.transcript.note(seat, f"fault {cls} ({outcome}): {detail}")
+        for other in self.seats:
+            if other.player is not None:
+                other.player.fault_seen(entry)
 
     def unreachable(self, seat: int, cls: str, why: str) -> None:
         """The bot can no longer be asked in this game; the table restarts it for the next.
@@ -285,32 +296,31 @@ class GameRun:
         self.state = new_game(cfg.game, cfg.players, cfg.game_options, self.job.seed)
         self._start_game()
         self.feed = EventFeed(self.state, cfg.players,
-                              [st.session is None or st.session.wants_events for st in self.seats])
+                              [st.player is None or st.player.wants_events for st in self.seats])
         self._referee()
         return self._end_game()
 
     def _start_game(self) -> None:
-        """``newgame`` and its barrier in one write per bot, then the answers: the bots get
-        ready in parallel."""
+        """Every player is started (a bot: ``newgame`` and its barrier in one write), then
+        awaited: the bots get ready in parallel."""
         cfg, state, job = self.config, self.state, self.job
         assert state is not None
         teams = cfg.game_info.teams(cfg.players) if cfg.game_info.teams is not None else None
         # Milliseconds as JSON numbers with a fraction, like time.decision_ms in every request.
         settings = {"decision_ms": float(cfg.time.decision_ms), "game_ms": float(cfg.time.game_ms),
                     "forced": "auto" if cfg.auto_play_forced else "ask", "protocol": wire.PROTOCOL_VERSION}
-        barriers: dict[int, tuple[str, float]] = {}
+        started: list[tuple[int, Player]] = []
         for seat, st in enumerate(self.seats):
             if st.reachable:
-                assert st.session is not None  # a reachable seat has a session
-                barriers[seat] = st.session.barrier_send(wire.newgame({
+                assert st.player is not None  # a reachable seat has a player
+                st.player.start(state, {
                     "game": cfg.game, "options": state.options, "players": cfg.players, "seat": seat,
                     "names": list(job.bots), "teams": [list(t) for t in teams] if teams else None,
-                    "settings": settings}))
-        for seat, pending in barriers.items():
-            session = self.seats[seat].session
-            assert session is not None
+                    "settings": settings})
+                started.append((seat, st.player))
+        for seat, player in started:
             try:
-                session.barrier_wait(pending)
+                player.ready()
             except BotFault as f:
                 self.fault(seat, f.cls, f"readiness barrier after newgame: {f.detail}")
                 self.unreachable(seat, f.cls, f.detail)
@@ -321,9 +331,9 @@ class GameRun:
         assert self.feed is not None
         lines = self.feed.pending(seat)
         if (lines or extra) and self.seats[seat].reachable:
-            session = self.seats[seat].session
-            assert session is not None  # a reachable seat has a session
-            session.send(*lines, *extra)
+            player = self.seats[seat].player
+            assert player is not None  # a reachable seat has a player
+            player.tell(*lines, *extra)
 
     def _deliver_to_the_others(self) -> None:
         # Immediate delivery: once a request is on its way, every other seat gets what it has
@@ -335,10 +345,11 @@ class GameRun:
                 self._deliver(other)
 
     def _referee(self) -> None:
-        """Every decision to the end of the game: ask the seat's bot, or play for it."""
+        """Every decision to the end of the game: ask the seat's player, or play for it."""
         cfg, state, seats, actions, feed, job = self.config, self.state, self.seats, self.actions, self.feed, self.job
         assert state is not None and feed is not None
-        after_send = self._deliver_to_the_others if cfg.event_delivery == "immediate" else None
+        while_waiting = self._deliver_to_the_others if cfg.event_delivery == "immediate" else None
+        players = [st.player for st in seats if st.player is not None]
         self.mark = time.perf_counter()
         stopping = self.table.stop.is_set
         events_on = feed.active  # False when every bot said "feature events off"
@@ -354,12 +365,9 @@ class GameRun:
             applied = False
             if cfg.auto_play_forced and len(legal) == 1:
                 chosen, entry["by"] = legal[0], "forced"
-            elif st.bot in self.table.people:
-                chosen = self._ask_person(seat, legal, entry)
-                applied = True
             elif st.reachable and st.forfeited is None:
                 # The seat's pending events travel with its request, in the same write.
-                chosen = self._ask(seat, legal, entry, feed.pending(seat) if events_on else no_events, after_send)
+                chosen = self._ask(seat, legal, entry, feed.pending(seat) if events_on else no_events, while_waiting)
                 applied = chosen is not None
             elif st.removed is not None and st.forfeited is None:
                 # A bot that hangs must not do better than one that crashes: every decision it
@@ -376,45 +384,40 @@ class GameRun:
             actions.append(entry)
             if events_on:
                 feed.sync()
-            self._after_action(seat, entry)
+            for player in players:
+                player.seen(state, seat)
 
-    def _ask_person(self, seat: int, legal: list[str], entry: dict[str, Any]) -> str:
-        """A person's decision (a seat of ``Table.people``): apply it and return its text.  Only
-        a person's table (tournament/play.py) seats people."""
-        raise NotImplementedError("this table seats no person")
-
-    def _after_action(self, seat: int, entry: dict[str, Any]) -> None:
-        """Called after every action is applied (and its events synced); a person's table shows
-        the person the game from here."""
-
-    def _ask(self, seat: int, legal: list[str], entry: dict[str, Any], preceding: list[str],
-             after_send: Callable[[], None] | None) -> str | None:
-        """Ask the seat's bot and apply its choice; return the choice, or None after a fault (the
-        state is then unchanged and the caller substitutes)."""
+    def _ask(self, seat: int, legal: list[str], entry: dict[str, Any], events: list[str],
+             while_waiting: Callable[[], None] | None) -> str | None:
+        """Ask the seat's player and apply its answer; return the choice, or None after a fault
+        (the state is then unchanged and the caller substitutes)."""
         st = self.seats[seat]
-        assert st.session is not None and self.state is not None  # the seat is reachable, the game on
+        player = st.player
+        assert player is not None and self.state is not None  # the seat is reachable, the game on
         budget_s, game_left_ms = self._budget(st)
-        if budget_s <= 0:
-            if preceding:
-                st.session.send(*preceding)
+        if player.timed and budget_s <= 0:
+            if events:
+                player.tell(*events)
             self.fault(seat, "timeout", f"game budget game_ms = {self.config.time.game_ms:g} ms used up")
             return None
-        payload = {"seat": seat, "decision": entry["decision"], "legal": legal, "view": self.state.observation(seat),
-                   "time": {"decision_ms": round(budget_s * 1000, 3), "game_left_ms": game_left_ms}}
-        session = st.session
+        decision = Decision(seat, entry["decision"], legal, self.state.observation(seat), budget_s, game_left_ms,
+                            events, while_waiting)
         try:
-            reply = session.ask(payload, legal, budget_s, preceding, after_send)
+            answer = player.ask(decision)
         except BotFault as f:
-            entry["runner_us"] = round((session.last_sent - self.mark) * 1e6, 1)
+            assert st.session is not None  # only a bot's session faults
+            entry["runner_us"] = round((st.session.last_sent - self.mark) * 1e6, 1)
             self._bot_fault(seat, f, budget_s, entry)
             return None
-        # From the previous reply to this request's write: applying, events, view, JSON.
-        entry["runner_us"] = round((session.last_sent - self.mark) * 1e6, 1)
-        self.mark = reply.received
-        st.think_s += reply.think_ms / 1000
-        entry["ms"] = round(reply.think_ms, 3)
-        entry["by"] = "bot"
-        return self._apply_reply(seat, reply.action, legal, entry)
+        if answer.sent is not None:
+            # From the previous answer to this request's write: applying, events, view, JSON.
+            entry["runner_us"] = round((answer.sent - self.mark) * 1e6, 1)
+        self.mark = answer.received
+        if player.timed:
+            st.think_s += answer.think_ms / 1000
+        entry["ms"] = round(answer.think_ms, 3)
+        entry["by"] = answer.by
+        return self._apply_answer(seat, answer.action, legal, entry)
 
     def _budget(self, st: SeatState) -> tuple[float, float | None]:
         """Seconds the bot has for this decision, and what is left of its game budget (ms)."""
@@ -442,7 +445,8 @@ class GameRun:
             except BotFault as g:
                 self.unreachable(seat, "timeout", f"stalled after a timeout ({g.detail})")
 
-    def _apply_reply(self, seat: int, text: str, legal: list[str], entry: dict[str, Any]) -> str | None:
+    def _apply_answer(self, seat: int, text: str, legal: list[str], entry: dict[str, Any]) -> str | None:
+        """Parse an answer and apply it; None (and an ``illegal`` fault) if it is not an option."""
         state = self.state
         assert state is not None
         try:
@@ -467,8 +471,7 @@ class GameRun:
         for seat, st in enumerate(seats):
             self._deliver(seat, wire.gameover({"scores": scores, "ranks": ranks, "forfeited": forfeited,
                                                "seat": seat}))
-            if st.reachable:
-                assert st.session is not None  # a reachable seat has a session
+            if st.reachable and st.session is not None:
                 st.session.games_played += 1
         record = self._record(scores, ranks, forfeited)
         # The table thread's CPU time for this game, the record itself included.

@@ -4,7 +4,8 @@ A local web server (aiohttp, on 127.0.0.1 only) serves one page, and the person 
 of a game from it against bots.  The bots are run exactly as in a tournament: the referee loop
 of tournament/match.py (:class:`~tournament.match.GameRun`) plays the game, with the same
 protocol, time control, sandbox and failure policies; the person's seat is one of the table's
-``people``, whose decisions come from the page instead of a process.
+``people``, whose player (:class:`PersonSeat`, tournament/seats.py) asks the page instead of a
+process.
 
 What the page is sent is the person's seat's view and nothing more: ``observation(seat)`` after
 every action, the events ``events_for(seat)`` gives that seat, and at the person's decisions
@@ -13,7 +14,8 @@ detail (which may quote the bot's cards).
 
 Threads: the server runs in the main thread's event loop; the games run in one game thread
 (the referee loop blocks on bot pipes).  The game thread publishes messages to the loop
-(``call_soon_threadsafe``); the page's choices reach the game thread through a queue.
+(``call_soon_threadsafe``); the page's choices reach the game thread through a future it waits
+on (``concurrent.futures.Future``), which the loop resolves, or fails once the session stops.
 
 Who may connect: the server listens on the loopback address only, refuses any request whose
 peer is not a loopback address or whose Host header is not the server's own (a web page
@@ -26,10 +28,11 @@ is taken and may act only once the first has gone.
 from __future__ import annotations
 
 import asyncio
+import collections
+import concurrent.futures
 import dataclasses
 import ipaddress
 import json
-import queue
 import secrets
 import socket
 import threading
@@ -42,10 +45,12 @@ from aiohttp import WSMsgType, web
 
 from tournament.config import TournamentConfig
 from tournament.files import write_whole
-from tournament.match import GameAborted, GameResult, GameRun, Table
+from tournament.match import GameAborted, Table
 from tournament.replay_html import faces_data
+from tournament.replay_walk import SeatWatch
 from tournament.schedule import Job, deal_seed, master_key
-from trickcore.game import GameInfo
+from tournament.seats import Answer, Decision
+from trickcore.game import GameInfo, GameState
 from trickcore.games import get_game
 
 #: The name of the person's seat in the game records (``bots`` of a record).
@@ -65,73 +70,57 @@ class Choice:
     action: str = ""
 
 
-class PersonGameRun(GameRun):
-    """One game with a person in one seat: the referee loop of every tournament game, whose
-    person's decisions come from the page and whose every action is shown to it."""
+class PersonSeat:
+    """The person's player (tournament/seats.py): each decision is put to the page and answered
+    there, and the page is shown the game from the seat after every action."""
 
-    def __init__(self, table: PersonTable, job: Job) -> None:
-        super().__init__(table, job)
-        self.person_table = table
-        self.cursor = 0             # the person's events sent so far
+    timed = False  # a person takes the time they need
+    wants_events = False  # the page is shown the seat's events from the game itself (SeatWatch)
+
+    def __init__(self, session: PlaySession) -> None:
+        self.session = session
         self.deal = -1
 
-    def play(self) -> GameResult:
-        self.person_table.session.begin_game(self)
-        return super().play()
+    def start(self, state: GameState, newgame: dict[str, Any]) -> None:
+        self.deal = state.deal_number()
+        self.session.start_game(state)
 
-    def _start_game(self) -> None:
-        super()._start_game()
-        assert self.state is not None
-        self.deal = self.state.deal_number()
-        self.person_table.session.show(self, None)
+    def ready(self) -> None:
+        """The page needs no readiness barrier."""
 
-    def _ask_person(self, seat: int, legal: list[str], entry: dict[str, Any]) -> str:
-        state = self.state
-        assert state is not None
-        session = self.person_table.session
+    def tell(self, *lines: str) -> None:
+        """The page is shown the game by :meth:`seen`, not by wire lines."""
+
+    def ask(self, decision: Decision) -> Answer:
+        session = self.session
         asked = time.perf_counter()
-        session.ask(state.decision(), legal)
+        session.publish({"type": "ask", "decision": decision.kind, "legal": list(decision.legal)}, keep="ask")
+        if decision.while_waiting is not None:
+            decision.while_waiting()
         while True:
-            choice = session.next_choice(self.table.stop)
-            if choice.kind == "act" and choice.action in legal:
-                state.apply_action(state.string_to_action(choice.action))
-                entry["by"] = "person"
-                entry["ms"] = round((time.perf_counter() - asked) * 1000, 3)
-                return choice.action
+            choice = session.next_choice()
+            if choice.kind == "act" and choice.action in decision.legal:
+                now = time.perf_counter()
+                return Answer(choice.action, "person", (now - asked) * 1000, now)
             if choice.kind == "act":        # not an option now: nothing happens in the game
                 session.publish({"type": "refused", "action": choice.action})
 
-    def _after_action(self, seat: int, entry: dict[str, Any]) -> None:
-        state = self.state
-        assert state is not None
-        session = self.person_table.session
+    def seen(self, state: GameState, mover: int) -> None:
+        session = self.session
         trick_before = session.last_trick_key
-        session.show(self, seat)
-        if seat != session.seat and session.pace > 0:
+        session.show(state, mover)
+        if mover != session.seat and session.pace > 0:
             # A bot's move, at a pace a person can follow; a completed trick stays a while longer.
             ended = session.last_trick_key != trick_before
-            if self.table.stop.wait(session.pace * (2 if ended else 1)):
+            if session.stop.wait(session.pace * (2 if ended else 1)):
                 raise GameAborted()
         deal = state.deal_number()
         if deal != self.deal and not state.is_terminal():
             self.deal = deal
             session.pause_for_next_deal(deal)
 
-    def fault(self, seat: int, cls: str, detail: str) -> None:
-        super().fault(seat, cls, detail)
-        self.person_table.session.fault_shown(self.fault_log[-1])
-
-
-class PersonTable(Table):
-    """A table with a person in one seat."""
-
-    def __init__(self, config: TournamentConfig, session: PlaySession) -> None:
-        super().__init__(config, out_dir=None, stop=session.stop)
-        self.people = frozenset({PERSON})
-        self.session = session
-
-    def play(self, job: Job) -> GameResult:
-        return PersonGameRun(self, job).play()
+    def fault_seen(self, fault: dict[str, Any]) -> None:
+        self.session.fault_shown(fault)
 
 
 class PlaySession:
@@ -151,7 +140,8 @@ class PlaySession:
         self.master = master_key(secrets.randbits(64) if seed is None else seed)
         self.token = secrets.token_urlsafe(24)
         self.stop = threading.Event()
-        self.choices: queue.Queue[Choice] = queue.Queue()
+        self.choices: collections.deque[Choice] = collections.deque()  # the page's, not yet taken
+        self.waiting: concurrent.futures.Future[Choice] | None = None  # the game thread's wait for one
         self.names = self.bot_names()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.controller: web.WebSocketResponse | None = None
@@ -164,8 +154,9 @@ class PlaySession:
         self.error: BaseException | None = None
         self.thread: threading.Thread | None = None
         self.on_stop: Callable[[], None] | None = None
-        self.table: PersonTable | None = None      # the game thread's table (its bot sessions)
-        self.run: PersonGameRun | None = None      # the game being played
+        self.table: Table | None = None            # the game thread's table (its bot sessions)
+        self.state: GameState | None = None        # the game being played
+        self.watch: SeatWatch | None = None        # what the seat has been shown of it
 
     def bot_names(self) -> list[str]:
         """The table's seats: the config's bots in turn around the person's seat."""
@@ -179,12 +170,13 @@ class PlaySession:
         self.thread.start()
 
     def _games(self) -> None:
-        table = self.table = PersonTable(self.config, self)
+        table = self.table = Table(self.config, None, self.stop, people={PERSON: PersonSeat(self)})
         try:
             while not self.stop.is_set():
                 self.games += 1
                 job = Job(index=self.games - 1, job_id=f"play-{self.games}", table=0, deal=self.games,
                           seed=deal_seed(self.master, self.games), seating=0, bots=tuple(self.names))
+                self.begin_game()
                 try:
                     result = table.play(job)
                 except GameAborted:
@@ -218,35 +210,52 @@ class PlaySession:
         self.records.append(path)
         return path
 
-    def next_choice(self, stop: threading.Event) -> Choice:
-        """The page's next choice; GameAborted once the session stops."""
-        while True:
-            if stop.is_set():
+    def next_choice(self) -> Choice:
+        """The page's next choice (the game thread waits for it); GameAborted once the session
+        stops, or when the choice is to quit."""
+        waiting: concurrent.futures.Future[Choice] | None = None
+        with self.lock:
+            if self.stop.is_set():
                 raise GameAborted()
-            try:
-                choice = self.choices.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            if choice.kind == "quit":
-                self.end("you quit on the page")
-                stop.set()
-                raise GameAborted()
-            return choice
+            if self.choices:
+                choice = self.choices.popleft()
+            else:
+                waiting = self.waiting = concurrent.futures.Future()
+        if waiting is not None:
+            choice = waiting.result()  # raises GameAborted once halt() fails it
+        if choice.kind == "quit":
+            self.halt("you quit on the page")
+            raise GameAborted()
+        return choice
 
-    def begin_game(self, run: PersonGameRun) -> None:
-        self.run = run
+    def halt(self, why: str = "") -> None:
+        """Stop the session (from any thread): the game ends, and with it every bot process."""
+        if why:
+            self.end(why)
+        with self.lock:
+            self.stop.set()
+            waiting, self.waiting = self.waiting, None
+        if waiting is not None:
+            waiting.set_exception(GameAborted())
+
+    def begin_game(self) -> None:
         with self.lock:
             self.snapshot = {"events": [], "view": None, "ask": None, "pause": None, "over": None, "faults": [],
                              "game": self.games}
         self.last_trick_key = ""
         self.publish({"type": "game", "game": self.games}, keep=None)
 
-    def show(self, run: PersonGameRun, actor: int | None) -> None:
+    def start_game(self, state: GameState) -> None:
+        """The game is dealt: the page is shown it from the seat."""
+        self.state = state
+        self.watch = SeatWatch(state, [self.seat])
+        self.show(state, None)
+
+    def show(self, state: GameState, actor: int | None) -> None:
         """After an action (or at the start): the seat's view and its new events."""
-        state = run.state
-        assert state is not None
-        events, run.cursor = state.events_for(self.seat, run.cursor)
-        view = state.observation(self.seat)
+        assert self.watch is not None  # start_game() began watching
+        step = self.watch.step(actor)
+        view, events = step.views[self.seat], step.events[self.seat]
         self.last_trick_key = json.dumps(view.get("last_trick"), sort_keys=True, default=str)
         with self.lock:
             self.snapshot["events"].extend(events)
@@ -254,11 +263,8 @@ class PlaySession:
             self.snapshot["ask"] = None
             self.snapshot["pause"] = None
         self.publish({"type": "update", "view": view, "events": events, "actor": actor,
-                      "to_move": state.current_player(), "decision": state.decision(),
+                      "to_move": step.to_move, "decision": step.next,
                       "deal": state.deal_number(), "over": state.is_terminal()})
-
-    def ask(self, decision: str, legal: list[str]) -> None:
-        self.publish({"type": "ask", "decision": decision, "legal": list(legal)}, keep="ask")
 
     def pause_for_next_deal(self, deal: int) -> None:
         """Between two deals of a game: the page shows the deal's end until the person goes on."""
@@ -268,7 +274,7 @@ class PlaySession:
     def wait_to_go_on(self) -> None:
         """Until the person goes on (next deal, new game); a choice of an action meanwhile is
         no option and is dropped."""
-        while self.next_choice(self.stop).kind != "continue":
+        while self.next_choice().kind != "continue":
             pass
 
     def fault_shown(self, fault: dict[str, Any]) -> None:
@@ -317,11 +323,21 @@ class PlaySession:
         """A message from the controlling page."""
         kind = data.get("type")
         if kind == "act" and isinstance(data.get("action"), str):
-            self.choices.put(Choice("act", data["action"]))
+            self._choose(Choice("act", data["action"]))
         elif kind in ("continue", "quit"):
             if kind == "quit":  # said here, before the page's socket may close
                 self.end("you quit on the page")
-            self.choices.put(Choice(str(kind)))
+            self._choose(Choice(str(kind)))
+
+    def _choose(self, choice: Choice) -> None:
+        """The game thread's wait ends with ``choice``; when it is not waiting, the choice is
+        kept, in order, for its next wait."""
+        with self.lock:
+            waiting, self.waiting = self.waiting, None
+            if waiting is None:
+                self.choices.append(choice)
+        if waiting is not None:
+            waiting.set_result(choice)
 
 
 # ---- the server ------------------------------------------------------------------------------
@@ -406,8 +422,7 @@ def make_app(session: PlaySession) -> web.Application:
     def _gone() -> None:
         # The controlling page closed and no page took the seat since: the game ends.
         if session.controller is None:
-            session.end("the page was closed")
-            session.stop.set()
+            session.halt("the page was closed")
 
     app = web.Application(middlewares=[guard])
     app.router.add_get("/", page)
@@ -438,14 +453,9 @@ async def serve(session: PlaySession, host: str = "127.0.0.1", port: int = 0,
     if ready is not None:
         ready(url)
     try:
-        while not done.is_set():
-            try:
-                await asyncio.wait_for(done.wait(), 0.2)
-            except asyncio.TimeoutError:
-                if session.stop.is_set() and (session.thread is None or not session.thread.is_alive()):
-                    break
+        await done.wait()  # set by the game thread as it ends (on_stop)
     finally:
-        session.stop.set()
+        session.halt()
         if session.thread is not None:
             await loop.run_in_executor(None, session.thread.join)
         # Close the page's socket first: the server's cleanup would wait for it.
@@ -497,11 +507,9 @@ def play_config(game: str, players: int | None, seat: int, commands: list[list[s
         "game": {"name": info.name, "players": players, "options": options},
         "tournament": {"name": "play", "format": "duplicate", "deals": 1, "seed": 1},
         "time": {"decision_ms": decision_ms},
-        # The format counts one bot per seat; the person's seat is taken out again below (it
-        # starts no process: Table.people).
-        "bots": [*bots, {"name": PERSON, "command": bots[0]["command"]}],
+        "bots": bots,
     }
     if sandbox_kind is not None:
         doc["sandbox"] = {"kind": sandbox_kind}
-    config = parse_config(doc, "trickcore play")
-    return dataclasses.replace(config, bots=tuple(b for b in config.bots if b.name != PERSON))
+    # One seat of the table is the person's (Table.people): the bots fill the others.
+    return parse_config(doc, "trickcore play", people=1)

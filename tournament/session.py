@@ -1,6 +1,7 @@
 """The protocol conversation with one bot process: handshake, options, barriers, requests.
 
-A session turns everything that can go wrong with a bot into a :class:`BotFault` of one
+A session is the bot's player in a seat (the :class:`~tournament.seats.Player` protocol the
+referee asks).  It turns everything that can go wrong with a bot into a :class:`BotFault` of one
 fault class (``config.FAULT_CLASSES``), with a detail that says exactly what happened.
 Deciding what a fault *costs* the bot is the match's job, not the session's.
 """
@@ -16,6 +17,8 @@ from tournament import wire
 from tournament.config import BotConfig, TournamentConfig
 from tournament.process import BotProcess, OutputItem
 from tournament.sandbox import hidden_paths
+from tournament.seats import Answer, Decision
+from trickcore.game import GameState
 
 _POLL_S = 0.05  # how often a waiting session notices a failed stdin write
 _KEPT_UNKNOWN_LINES = 5  # unknown lines quoted per game record (all are counted)
@@ -28,13 +31,6 @@ class BotFault(Exception):
         super().__init__(f"{cls}: {detail}")
         self.cls = cls
         self.detail = detail
-
-
-@dataclasses.dataclass(slots=True)
-class Reply:
-    action: str  # the option text the bot chose (an index reply already resolved)
-    think_ms: float  # request handed to the bot -> reply line read
-    received: float  # perf_counter when the reply line was read
 
 
 @dataclasses.dataclass
@@ -55,7 +51,10 @@ class LineNotes:
 
 
 class BotSession:
-    """One running bot, speaking protocol version ``wire.PROTOCOL_VERSION``."""
+    """One running bot, speaking protocol version ``wire.PROTOCOL_VERSION``; the player of the
+    seats it holds, one game after another."""
+
+    timed = True  # the time control applies to every bot
 
     def __init__(self, bot: BotConfig, config: TournamentConfig, cpu: int | None = None):
         self.bot = bot
@@ -77,6 +76,7 @@ class BotSession:
         self._lines_in_window = 0
         self._io_sink: Callable[[str, str], None] | None = None
         self.last_sent = 0.0  # perf_counter just before the last request was written
+        self._started: tuple[str, float] | None = None  # the newgame barrier awaited by ready()
 
     # ---- lifecycle ----------------------------------------------------------------
     def set_io_sink(self, sink: Callable[[str, str], None] | None) -> None:
@@ -213,19 +213,41 @@ class BotSession:
             if line.kind == "action":
                 self._check_stale(line)
 
-    def ask(self, payload: dict[str, Any], legal: list[str], budget_s: float,
-            preceding: tuple[str, ...] | list[str] = (), after_send: Callable[[], None] | None = None) -> Reply:
-        """Send a request (after the ``preceding`` lines, in the same write) and wait for its
-        action; raise BotFault for anything else.  ``after_send`` runs once the request is on
-        its way, before waiting (work that the bot's thinking time can hide).  The time just
-        before the write is kept in ``last_sent``."""
+    # ---- the seat's player (tournament.seats.Player) -------------------------------
+    def start(self, state: GameState, newgame: dict[str, Any]) -> None:
+        """``newgame`` and a readiness barrier in one write; :meth:`ready` awaits the answer,
+        so that the bots of a table get ready in parallel."""
+        self._started = self.barrier_send(wire.newgame(newgame))
+
+    def ready(self) -> None:
+        assert self._started is not None  # start() sent the barrier
+        pending, self._started = self._started, None
+        self.barrier_wait(pending)
+
+    def tell(self, *lines: str) -> None:
+        self.send(*lines)
+
+    def seen(self, state: GameState, mover: int) -> None:
+        """A bot follows the game through its events, sent with its requests."""
+
+    def fault_seen(self, fault: dict[str, Any]) -> None:
+        """A bot is not told of faults."""
+
+    def ask(self, decision: Decision) -> Answer:
+        """Send the decision's request (after the seat's pending event lines, in the same write)
+        and wait for its action; raise BotFault for anything else.  The decision's
+        ``while_waiting`` runs once the request is on its way.  The time just before the write is
+        kept in ``last_sent``."""
         request_id = self._next_request_id
         self._next_request_id += 1
         self._lines_in_window = 0
-        sent = self.last_sent = self.send(*preceding, wire.request(request_id, payload))
+        legal, budget_s = decision.legal, decision.budget_s
+        payload = {"seat": decision.seat, "decision": decision.kind, "legal": legal, "view": decision.view,
+                   "time": {"decision_ms": round(budget_s * 1000, 3), "game_left_ms": decision.game_left_ms}}
+        sent = self.last_sent = self.send(*decision.events, wire.request(request_id, payload))
         deadline = sent + budget_s
-        if after_send is not None:
-            after_send()
+        if decision.while_waiting is not None:
+            decision.while_waiting()
         process = self.process
         assert process is not None
         expected = f"action {request_id} "
@@ -253,12 +275,12 @@ class BotSession:
             return self._reply(line.action, legal, line.text, sent, received)
 
     @staticmethod
-    def _reply(action: str, legal: list[str], text: str, sent: float, received: float) -> Reply:
+    def _reply(action: str, legal: list[str], text: str, sent: float, received: float) -> Answer:
         choice = wire.resolve_action(action, legal)
         if choice is None:
             raise BotFault("illegal", f"reply {text!r}: index out of range, there are {len(legal)} "
                                       f"options (#0..#{len(legal) - 1})")
-        return Reply(choice, (received - sent) * 1000, received)
+        return Answer(choice, "bot", (received - sent) * 1000, received, sent)
 
     def _check_stale(self, line: wire.BotLine) -> None:
         if line.request_id is not None and line.request_id < self._next_request_id:

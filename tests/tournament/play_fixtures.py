@@ -51,7 +51,7 @@ class Server:
         return base.replace("http://", "ws://") + "/ws?t=" + key
 
     def stop(self) -> None:
-        self.session.stop.set()
+        self.session.halt()
         self.thread.join(30)
         assert not self.thread.is_alive(), "the server did not stop"
 

@@ -132,17 +132,17 @@ def test_an_option_that_is_not_legal_changes_nothing(tmp_path):
         async with aiohttp.ClientSession() as http:
             page = await _connect(http, server)
             ask = await page.next("ask")
-            run = server.session.run
-            assert run is not None and run.state is not None
-            before = list(run.state.action_ids)
+            state = server.session.state
+            assert state is not None
+            before = list(state.action_ids)
             for wrong in ("XX", "Z99", ask["legal"][0] + "!", ""):
                 await page.send(type="act", action=wrong)
                 refused = await page.next("refused")
                 assert refused["action"] == wrong
             await page.ws.send_str("not json at all")
             await page.send(type="act", action=None)
-            after = list(run.state.action_ids)
-            assert after == before and run.state.decision() == ask["decision"]
+            after = list(state.action_ids)
+            assert after == before and state.decision() == ask["decision"]
             await page.send(type="act", action=ask["legal"][0])
             update = await page.next("update")
             assert update["actor"] == 0
@@ -165,13 +165,14 @@ def test_a_second_page_cannot_act_until_the_first_has_gone(tmp_path):
             assert (await second.next("taken"))["type"] == "taken"
             with pytest.raises(EOFError):            # and the server closes it
                 await second.next("hello", timeout=5)
-            assert server.session.run is not None and server.session.run.state is not None
-            moves = len(server.session.run.state.action_ids)
+            state = server.session.state
+            assert state is not None
+            moves = len(state.action_ids)
             await first.ws.close()
             third = await _connect(http, server)     # the first has gone: this one takes the seat
             resumed = await third.next("ask")
             assert resumed["legal"] == ask["legal"]
-            assert len(server.session.run.state.action_ids) == moves
+            assert len(state.action_ids) == moves
             await third.send(type="act", action=resumed["legal"][0])
             assert (await third.next("update"))["actor"] == 0
             await third.send(type="quit")

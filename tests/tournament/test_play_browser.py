@@ -83,10 +83,10 @@ class Person:
 
     def check_shown(self) -> None:
         """Nothing the page shows or was sent is a card hidden from the seat now."""
-        run = self.server.session.run
-        assert run is not None and run.state is not None
+        state = self.server.session.state
+        assert state is not None
         self.tokens |= tokens_of_frames(self.b.websocket_frames())
-        hidden = hidden_now(run.state, self.server.session.seat)
+        hidden = hidden_now(state, self.server.session.seat)
         shown = names(self.b.js(SHOWN))
         assert not shown & hidden, f"the page shows hidden cards {sorted(shown & hidden)}"
         assert not self.tokens & hidden, f"the page was sent hidden cards {sorted(self.tokens & hidden)}"
@@ -148,15 +148,15 @@ def test_a_whole_game_by_clicking(browser, tmp_path, game, players, seat, option
         # would fail the check the page passes.
         state, legal = person.wait()
         person.check_shown()
-        run = server.session.run
-        assert run is not None and run.state is not None
-        assert omniscient_tokens(run.state) & hidden_now(run.state, seat), "the organiser's view shows hidden cards"
+        game = server.session.state
+        assert game is not None
+        assert omniscient_tokens(game) & hidden_now(game, seat), "the organiser's view shows hidden cards"
         if state == "ask":
-            moves = len(run.state.action_ids)
+            moves = len(game.action_ids)
             for e in browser.driver.find_elements(By.CSS_SELECTOR, "#hand .card:not(.legal)")[:2]:
                 e.click()
             time.sleep(0.2)
-            assert browser.js(STATUS)[0] == "ask" and len(run.state.action_ids) == moves
+            assert browser.js(STATUS)[0] == "ask" and len(game.action_ids) == moves
             assert browser.js("return selected.length") == 0
             person.click(rng.choice(legal))
             first = False
