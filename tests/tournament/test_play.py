@@ -23,10 +23,10 @@ from typing import Any
 import aiohttp
 import pytest
 from click.testing import CliRunner
-from conftest import mock
 from play_fixtures import Server, finished_records
 
 import trickcore
+from conftest import mock
 from tournament.cli import replay_command
 
 

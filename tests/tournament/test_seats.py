@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import UNSANDBOXED, bot_cmd
 
 import trickcore
+from conftest import UNSANDBOXED, bot_cmd
 from tournament.config import ConfigError, parse_config
 from tournament.match import Table
 from tournament.schedule import Job
