@@ -152,7 +152,7 @@ def test_the_submitted_bot_sees_neither_the_database_nor_other_bots(league: Leag
 @pytest.mark.parametrize("members, message", [
     ([file("../evil.py", b"x")], "leads out of the bot's folder ('..')"),
     ([file("a/../../evil.py", b"x")], "leads out of the bot's folder ('..')"),
-    ([file("/tmp/evil.py", b"x")], "an absolute name"),
+    ([file("/srv/bot/evil.py", b"x")], "an absolute name"),
     ([link("out", "/etc/passwd")], "is a link to '/etc/passwd', outside the bot's folder"),
     ([link("up", "../..")], "is a link to '../..', outside the bot's folder"),
     # each link stays inside by its own text; followed through the other, the second leads out
