@@ -5,9 +5,14 @@
 * ``trickcore match GAME BOT_CMD... [--players N] ...`` -- an ad-hoc match without a TOML file
 * ``trickcore compliance [--game G] -- BOT_CMD...``   -- check a bot against the protocol
 * ``trickcore replay RESULTS.jsonl [--job ID] [--seat N] [--html OUT]`` -- show a recorded game (or write its page)
+* ``trickcore play GAME [BOT_CMD...]`` -- you against bots, in the browser
 * ``trickcore report RUN_DIR`` -- the HTML report of a run (also written after ``tournament`` unless --no-report)
 * ``trickcore margin RUN_DIR BOT...`` -- BOT's score margin over the others per deal, 95% interval
   (a paired run: the margin A - B over its pairs)
+
+The commands of this module run tournaments and matches; ``replay`` (tournament/cli_replay.py),
+``play`` (tournament/cli_play.py), ``bench-runner`` and ``demo-standings`` (tournament/cli_bench.py)
+have modules of their own, and ``report`` is tournament/report.py's.
 
 Exit codes: 0 success, 1 runner errors or bot non-compliance, 2 bad config or usage,
 130 interrupted (every finished game is recorded; ``--resume`` continues).
@@ -15,7 +20,6 @@ Exit codes: 0 success, 1 runner errors or bot non-compliance, 2 bad config or us
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import shlex
 import shutil
@@ -26,7 +30,7 @@ import threading
 import time
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 import click
 from rich.console import Console
@@ -41,22 +45,15 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from tournament.config import ConfigError, TournamentConfig, load_config, parse_config, program_name
+from tournament.cli_bench import bench_runner_command, demo_standings_command
+from tournament.cli_play import play_command
+from tournament.cli_replay import replay_command
+from tournament.config import ConfigError, TournamentConfig, load_config, parse_config, parse_value, program_name
 from tournament.paired import describe_paired
-from tournament.replay_walk import Step, walk
 from tournament.report import capture_environment, finish_run, report_command
-from tournament.results import MANIFEST_FILE, RESULTS_FILE, ResultsFile, ResumeError, checked_records
+from tournament.results import ResumeError
 from tournament.runner import RunSummary, format_standings, format_throughput, run_tournament
 from tournament.schedule import weak_seed_warning
-from trickcore.checkout import bench_module
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # Python 3.10: the same parser, as a package
-    import tomli as tomllib
-
-if TYPE_CHECKING:
-    from trickcore.game import GameState
 
 
 def _seed_value(ctx: click.Context, param: click.Parameter, text: str | None) -> int | str | None:
@@ -72,14 +69,6 @@ def _warn_seed(config: TournamentConfig) -> None:
     warning = weak_seed_warning(config.seed)
     if warning:
         click.echo(f"warning: {warning}", err=True)
-
-
-def _parse_value(text: str) -> Any:
-    """A --set value in TOML syntax (``3``, ``true``, ``"x"``, ``[1, 2]``); bare words are strings."""
-    try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        return text
 
 
 class _Progress:
@@ -282,7 +271,7 @@ def tournament_command(config_path: str, resume: bool, fresh: bool, out: str | N
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--set")
-        overrides[key.strip()] = _parse_value(value.strip())
+        overrides[key.strip()] = parse_value(value.strip())
     if address is not None and executor is None:
         executor = "ray"
     for key, value in (("tournament.concurrency", concurrency), ("tournament.deals", deals),
@@ -408,7 +397,7 @@ def match_command(game: str, commands: tuple[str, ...], players: int | None, dea
             bots.append({"name": f"p{i + 1}-{program_name(argv)}", "command": argv,
                          "options": options[i % len(commands)]})
     doc: dict[str, Any] = {"game": {"name": game, "players": players,
-                    "options": {k: _parse_value(v) for k, _, v in (o.partition("=") for o in game_options)}},
+                    "options": {k: parse_value(v) for k, _, v in (o.partition("=") for o in game_options)}},
            "tournament": {"name": "match", "format": fmt, "deals": deals, "concurrency": concurrency,
                           "output": out or tempfile.mkdtemp(prefix="trickcore-match-")},
            "time": {"decision_ms": decision_ms}, "bots": bots}
@@ -464,7 +453,7 @@ def _bot_options(given: tuple[str, ...], commands: int, paired: bool) -> list[di
             choices = f"1 to {commands}" + (", a, b" if paired else "") + " or each"
             raise click.BadParameter(f"{item!r}: no command {who!r}; WHO is {choices}", param_hint="--bot-option")
         for target in targets:
-            options[target][name.strip()] = _parse_value(value.strip())
+            options[target][name.strip()] = parse_value(value.strip())
     return options
 
 
@@ -488,7 +477,7 @@ def compliance_command(command: tuple[str, ...], game: str | None, players: int 
     options, readiness, unknown commands ignored, legal and timely answers, quit."""
     from tournament.compliance import default_game, run_compliance
 
-    options = {k: _parse_value(v) for k, _, v in (o.partition("=") for o in bot_options)}
+    options = {k: parse_value(v) for k, _, v in (o.partition("=") for o in bot_options)}
     if game is None:
         try:
             game = default_game()
@@ -510,325 +499,6 @@ def compliance_command(command: tuple[str, ...], game: str | None, players: int 
         click.echo(f"{'PASS' if check.ok else 'FAIL'}  {check.name}: {check.detail}")
     click.echo("compliant" if report.ok else "NOT compliant")
     sys.exit(0 if report.ok else 1)
-
-
-def _load_record(path: str, job: str | None) -> dict[str, Any]:
-    """A game record from results.jsonl (``--job`` picks one; default the first) or a JSON file
-    holding one record (a results line, or a bare ``GameState.to_record()``).  The results.jsonl
-    of a run folder (run.json beside it) is read as every reader of a run reads it: each game
-    once, with the job, seed and seating of the run's schedule, or not at all."""
-    file = Path(path)
-    if file.name == RESULTS_FILE and (file.parent / MANIFEST_FILE).exists():
-        try:
-            lines = [record for _, _, record in checked_records(file.parent)]
-        except ResumeError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(2)
-    elif path.endswith(".jsonl"):
-        lines = [record for _, _, record in ResultsFile(file)]
-    else:
-        lines = [json.loads(file.read_text(encoding="utf-8"))]
-    if job is not None:
-        lines = [r for r in lines if r.get("job") == job]
-        if not lines:
-            raise click.BadParameter(f"no game {job!r} in {path}", param_hint="--job")
-    played = [r for r in lines if r.get("status", "played") == "played"]
-    if not played:
-        raise click.BadParameter(f"{path} holds no played game", param_hint="PATH")
-    return played[0]
-
-
-@click.command("replay")
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
-@click.option("--job", help="Which game of a results.jsonl (e.g. t0-d3-s5); default the first.")
-@click.option("--seat", type=int, help="Show the game exactly as this seat saw it: its view and options before "
-                                       "each of its decisions, its own actions, and the events it was sent "
-                                       "(other seats' hidden choices stay hidden). Default: omniscient.")
-@click.option("--html", "html_out", type=click.Path(dir_okay=False), metavar="OUT.html",
-              help="Write the replay viewer page (every seat's view and the organiser's; with --seat only that "
-                   "seat's) instead of printing.")
-@click.option("--json", "as_json", is_flag=True,
-              help="Print the views as JSON (every seat's at the start; with --seat the seat's before each of its "
-                   "decisions) instead of the hands and the tricks.")
-def replay_command(path: str, job: str | None, seat: int | None, html_out: str | None, as_json: bool) -> None:
-    """Replay a recorded game from its record alone and print it action by action."""
-    from trickcore.games import replay
-
-    record = _load_record(path, job)
-    game = record.get("record", record)
-    state = replay({**game, "history": []})
-    if seat is not None and not 0 <= seat < state.num_players:
-        raise click.BadParameter(f"seat {seat} is not in 0..{state.num_players - 1}", param_hint="--seat")
-    if html_out is not None:
-        from tournament.replay_html import write_replay
-
-        written = write_replay(record, html_out, seats=None if seat is None else [seat], omniscient=seat is None)
-        click.echo(f"replay page: {written}")
-        return
-    bots = record.get("bots") or [f"seat{s}" for s in range(state.num_players)]
-    actions = record.get("actions") or [{} for _ in game["history"]]
-    # The seed names the deal, and with it every hand: only the organiser's replay shows it.
-    seed = f", seed {game['seed']}" if seat is None else ""
-    click.echo(f"{game['game']} with {game['players']} players{seed}, options {game['options']}")
-    if seat is None:
-        _replay_omniscient(state, game["history"], actions, bots, as_json)
-        faults = record.get("faults", [])
-    else:
-        _replay_as_seat(state, seat, game["history"], actions, bots, as_json)
-        faults = [f for f in record.get("faults", []) if f["seat"] == seat]  # a fault's detail may quote cards
-    for f in faults:
-        click.echo(f"fault: seat {f['seat']} ({f['bot']}) {f['class']} -> {f['outcome']}: {f['detail']}")
-    click.echo(f"scores {state.scores()}, ranks {state.ranks()}"
-               + (f", forfeited seats {record['forfeited']}" if record.get("forfeited") else ""))
-
-
-def _action_line(step: Step, bots: list[str], meta: dict[str, Any]) -> str:
-    mover = step.mover
-    assert mover is not None  # a step after the deal has a mover
-    how = meta.get("by", "")
-    timing = f", {meta['ms']:.1f} ms" if "ms" in meta else ""
-    rejected = f", rejected {meta['rejected']!r}" if "rejected" in meta else ""
-    return (f"{step.number:4d}. seat {mover} ({bots[mover]}) {step.decision}: {step.action}"
-            f"{f'  [{how}{timing}{rejected}]' if how else ''}")
-
-
-def _hand_line(view: dict[str, Any]) -> str:
-    return " ".join(map(str, view.get("hand") or [])) or "-"
-
-
-def _trick_line(view: dict[str, Any], before: Any, bots: list[str]) -> str | None:
-    """The trick a view's ``last_trick`` shows, if it is a new one: its cards and who won it."""
-    trick = view.get("last_trick")
-    if not trick or trick == before:
-        return None
-    won = f"seat {trick['winner']} ({bots[trick['winner']]})" if "winner" in trick else "?"
-    if trick.get("winner2") is not None:  # Hattrick: the second-highest card wins a trick too
-        won += f" and seat {trick['winner2']} ({bots[trick['winner2']]})"
-    return f"      trick: {' '.join(map(str, trick.get('cards', [])))}  won by {won}"
-
-
-def _step_meta(step: Step, actions: list[dict[str, Any]]) -> dict[str, Any]:
-    """How the step's action was made, as the game record says (nothing for a bare record)."""
-    return actions[step.number - 1] if step.number <= len(actions) else {}
-
-
-def _replay_omniscient(state: GameState, history: list[str], actions: list[dict[str, Any]], bots: list[str],
-                       as_json: bool) -> None:
-    """Every seat's hand (or with ``as_json`` its whole view) at the start and after each new
-    deal, then every action with how it was made, and who won each trick."""
-    def show_hands(label: str, views: dict[int, dict[str, Any]]) -> None:
-        for s, view in views.items():
-            shown = json.dumps(view, sort_keys=True) if as_json else _hand_line(view)
-            click.echo(f"{label}seat {s} ({bots[s]}) {'sees' if as_json else 'holds'}: {shown}")
-
-    steps = walk(state, history, range(state.num_players))
-    first = next(steps)
-    show_hands("", first.views)
-    sizes = [len(view.get("hand") or []) for view in first.views.values()]
-    last = first.views[0].get("last_trick")
-    for step in steps:
-        click.echo(_action_line(step, bots, _step_meta(step, actions)))
-        line = _trick_line(step.views[0], last, bots)
-        if line:
-            click.echo(line)
-        last = step.views[0].get("last_trick")
-        now = [len(view.get("hand") or []) for view in step.views.values()]
-        if any(n > b for n, b in zip(now, sizes)) and not state.is_terminal():
-            click.echo("new deal:")
-            show_hands("  ", step.views)
-        sizes = now
-
-
-def _replay_as_seat(state: GameState, seat: int, history: list[str], actions: list[dict[str, Any]], bots: list[str],
-                    as_json: bool = False) -> None:
-    """What ``seat`` was shown, in order: its own decisions with the view and options it had,
-    and the events it may see (GameState.events_for, the same stream its bot was sent).
-    Other seats' actions appear only through those events; a decision that produced none is
-    shown as made, never what was chosen."""
-    steps = walk(state, history, [seat])
-    view = next(steps).views[seat]  # the events before the first decision are in this view
-    click.echo(f"as seen by seat {seat} ({bots[seat]}): "
-               + (json.dumps(view, sort_keys=True) if as_json else f"holds {_hand_line(view)}"))
-    last = view.get("last_trick")
-    for step in steps:
-        events = step.events[seat]
-        if step.mover == seat:  # the view it decided on is the one the step before left
-            click.echo(f"  view: {json.dumps(view, sort_keys=True)}" if as_json else f"  hand: {_hand_line(view)}")
-            click.echo(f"  legal: {' '.join(step.legal)}")
-            click.echo(_action_line(step, bots, _step_meta(step, actions)))
-        else:  # what was chosen shows only through the events this seat may see
-            mover = step.mover
-            assert mover is not None  # a step after the deal has a mover
-            hidden = "" if events else f", not shown to seat {seat}"
-            click.echo(f"{step.number:4d}. seat {mover} ({bots[mover]}) {step.decision}: made{hidden}")
-        for event in events:
-            click.echo(f"      event: {json.dumps(event, sort_keys=True)}")
-        view = step.views[seat]
-        if not as_json:  # the seat's own view of the trick just completed (it is public)
-            line = _trick_line(view, last, bots)
-            if line:
-                click.echo(line)
-            last = view.get("last_trick")
-
-
-@click.command("play")
-@click.argument("game")
-@click.argument("commands", nargs=-1, metavar="[BOT_CMD...]")
-@click.option("-p", "--players", type=int, help="Seats (default: the game's smallest player count).")
-@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat.")
-@click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE", help="A game option.")
-@click.option("--seed", type=click.IntRange(min=0), help="Master seed of the deals (default: drawn).")
-@click.option("--pace", type=click.FloatRange(min=0), default=0.8, show_default=True,
-              help="Seconds each bot move stays on screen before the next (twice that for a trick's last card).")
-@click.option("--decision-ms", type=float, default=10000, show_default=True, help="Each bot's time per decision.")
-@click.option("--out", type=click.Path(file_okay=False), default="trickcore-play", show_default=True,
-              help="Folder of the finished games' records.")
-@click.option("--port", type=click.IntRange(min=0, max=65535), default=0, help="Port (default: a free one).")
-@click.option("--no-browser", is_flag=True, help="Print the page's address only; do not open a browser.")
-@click.option("--sandbox", "sandbox_kind", type=click.Choice(["bwrap", "none"]),
-              help='Run each bot in a bubblewrap sandbox (bwrap, the default on Linux) or, on purpose, in none.')
-def play_command(game: str, commands: tuple[str, ...], players: int | None, seat: int, game_options: tuple[str, ...],
-                 seed: int | None, pace: float, decision_ms: float, out: str, port: int, no_browser: bool,
-                 sandbox_kind: str | None) -> None:
-    """Play GAME yourself, in the browser, against bots: a page on this machine shows your seat
-    (only what it may see) and your options.  The other seats are the given bot commands, in
-    turn, run as in a tournament; by default the bundled heuristic bot (docs/play.md)."""
-    import asyncio
-    import webbrowser
-
-    from tournament.play import PlaySession, play_config, serve
-    from tournament.sandbox import unsandboxed_notice
-    from trickcore.game import GameConfigError
-
-    try:
-        config = play_config(game, players, seat, [shlex.split(c) for c in commands],
-                             {k: _parse_value(v) for k, _, v in (o.partition("=") for o in game_options)},
-                             decision_ms, sandbox_kind)
-    except (ConfigError, GameConfigError) as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
-    # As `tournament` does: a bot without a sandbox runs as the person, and could read this
-    # process's memory (the page's session key with it) and take the person's seat.
-    notice = unsandboxed_notice(config)
-    if notice:
-        click.echo(f"warning: {notice}", err=True)
-    # As `tournament` does: start each bot once before the page opens, so that one which cannot
-    # start or fails its handshake stops here with its stderr, not as a seat played at random.
-    from tournament.checks import preflight
-
-    distinct = {(b.command, b.cwd, b.env, b.options, b.sandbox): b for b in config.bots}
-    try:
-        preflight(dataclasses.replace(config, bots=tuple(distinct.values())), strict=True)
-    except ConfigError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
-    session = PlaySession(config, seat, Path(out), pace=pace, seed=seed,
-                          notify=lambda line: click.echo(line, err=True))
-
-    def ready(url: str) -> None:
-        click.echo(f"trickcore play: {config.game_info.title}, {config.players} players, you are seat {seat}")
-        click.echo(f"open {url}  (Ctrl-C ends the game)")
-        if not no_browser:
-            webbrowser.open(url)
-
-    try:
-        asyncio.run(serve(session, port=port, ready=ready))
-    except KeyboardInterrupt:
-        click.echo("stopped", err=True)
-    except OSError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
-    if session.ended:
-        click.echo(f"the game has ended: {session.ended}", err=True)
-    for path in session.records:
-        click.echo(f"game record: {path}")
-    if session.error is not None:
-        click.echo(f"error: {type(session.error).__name__}: {session.error}", err=True)
-        sys.exit(1)
-
-
-#: The runner benchmark: the bench/ folder of the source checkout this package runs from (beside
-#: the package's own folder).  An installed wheel has none.
-@click.command("bench-runner")
-@click.option("--games", type=click.IntRange(min=1), default=40, show_default=True,
-              help="Games per table per measurement.")
-@click.option("--repeat", type=click.IntRange(min=1), default=3, show_default=True,
-              help="Measurements per figure (floor and runner alternate); medians are shown.")
-@click.option("--exchanges", type=click.IntRange(min=100), default=4000, show_default=True,
-              help="Ping-pong round trips per floor measurement.")
-@click.option("-j", "--concurrency", "concurrencies", type=click.IntRange(min=1), multiple=True,
-              help="Tables in parallel (repeatable; default 1 and 2).")
-@click.option("--delivery", type=click.Choice(["immediate", "on-request", "both"]), default="on-request",
-              show_default=True, help="The tournament's event_delivery.")
-@click.option("--affinity", type=click.Choice(["none", "table", "both"]), default="both", show_default=True,
-              help="The tournament's cpu_affinity (the floor's pairs are pinned the same way).")
-@click.option("--game", help="Game to play (default: 'reference' if registered).")
-@click.option("-p", "--players", type=int, help="Seats (default: the game's smallest count; 4 for reference).")
-@click.option("--sandbox-cost/--no-sandbox-cost", default=True, show_default=True,
-              help="Also play the tournament with and without the bots' sandbox and time a bot's start-up.")
-@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-def bench_runner_command(games: int, repeat: int, exchanges: int, concurrencies: tuple[int, ...], delivery: str,
-                         affinity: str, game: str | None, players: int | None, sandbox_cost: bool,
-                         as_json: bool) -> None:
-    """Benchmark the runner: decisions per second and runner overhead per decision with the
-    bundled random bot over pipes, against a pipe ping-pong floor measured in the same run
-    (definitions: docs/tournament.md, "Performance").  From a source checkout: the benchmark is
-    in its bench/ folder."""
-    bench = bench_module("runner_bench", "trickcore bench-runner")
-    deliveries = ("on-request", "immediate") if delivery == "both" else (delivery,)
-    affinities = ("none", "table") if affinity == "both" else (affinity,)
-    progress = None if as_json else (lambda msg: click.echo(f"  ... {msg}", err=True))
-    rows = bench.run(concurrencies or (1, 2), deliveries, affinities, games=games, repeat=repeat,
-                     exchanges=exchanges, game=game, players=players, progress=progress)
-    # The sandbox's cost on one table and on as many as the rows (two by default: a table per
-    # core of a 2-core machine, where the sandbox's own work competes with the other table's).
-    costs = {c: bench.measure_sandbox_cost(games, repeat, game, players, concurrency=c, progress=progress)
-             for c in (concurrencies or (1, 2))} if sandbox_cost else {}
-    if as_json:
-        click.echo(json.dumps({"rows": [r.to_json() for r in rows],
-                               "sandbox": {str(c): cost.to_json() for c, cost in costs.items()} or None}, indent=1))
-        return
-    game_name, seats = (game, players) if game else bench.default_game()
-    click.echo(f"runner benchmark: {game_name}, {players or seats} random bots over pipes, "
-               f"{games} games per table, median of {repeat}")
-    click.echo(bench.format_rows(rows, width=shutil.get_terminal_size((0, 0)).columns or None))
-    click.echo("overhead = (game wall time - bot think time) per decision; floor = the same for a pipe "
-               "ping-pong between two processes; ratio = overhead / floor; min referee = the same for the least "
-               "a referee of this protocol can do (full view per request, nothing else: "
-               "bench/minimal_referee.py); these rows run the bots without a sandbox (the overhead needs their "
-               "own think times, which a sandboxed bot cannot report)")
-    for c, cost in costs.items():
-        click.echo(f"\nthe bots' sandbox: the same tournament ({games} games per table, {c} table"
-                   f"{'s' if c > 1 else ''}) without and with it, and one bot's start-up to the end of its handshake, "
-                   f"alternating; median of {repeat}")
-        click.echo(bench.format_sandbox_cost(cost))
-
-
-@click.command("demo-standings")
-@click.option("--configs", "configs_dir", type=click.Path(exists=True, file_okay=False),
-              help="Folder with the demo configs (default: ./configs, else the checkout's configs/).")
-@click.option("--game", "games", multiple=True, help="Only this game's demo (repeatable).")
-@click.option("--deals", type=click.IntRange(min=1), help="Override each demo's number of deals.")
-@click.option("--out", type=click.Path(file_okay=False), help="Keep each run in OUT/<game> (default: temporary).")
-def demo_standings_command(configs_dir: str | None, games: tuple[str, ...], deals: int | None,
-                           out: str | None) -> None:
-    """Run every per-game demo tournament (configs/demo*.toml) and print the standings as one
-    markdown table: game, bot, mean score with 95% confidence interval, win share, games."""
-    from tournament import demos
-
-    folder = configs_dir or demos.default_configs_dir()
-    if not demos.demo_configs(folder):
-        # An installed trickcore has no checkout: say where it looked, rather than print an empty table.
-        click.echo(f"error: no demo configs (demo*.toml) in {folder}; run this in a trickcore checkout or pass "
-                   f"--configs FOLDER", err=True)
-        sys.exit(2)
-    results = demos.run_demos(folder, list(games), deals, out,
-                              progress=lambda msg: click.echo(f"  ... {msg}", err=True))
-    click.echo(demos.markdown_table(results))
-    errors = [e for r in results for e in r.errors]
-    for e in errors:
-        click.echo(f"error: {e}", err=True)
-    sys.exit(1 if errors else 0)
 
 
 @click.command("margin")

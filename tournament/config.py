@@ -940,6 +940,15 @@ def _candidate(c: _Checker, fmt: str, candidate: str | None, names: list[str]) -
     return candidate
 
 
+def parse_value(text: str) -> Any:
+    """A value given on the command line (``--set KEY=VALUE``, a game or bot option) in TOML
+    syntax (``3``, ``true``, ``"x"``, ``[1, 2]``); bare words are strings."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
 def program_name(argv: list[str]) -> str:
     """A bot named after its script, else its module, else its program: ``python bot.py --depth 3``
     -> bot, ``python -m pkg`` -> pkg, ``java -cp . Bot`` -> Bot, ``./bot`` -> bot."""

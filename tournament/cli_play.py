@@ -1,0 +1,88 @@
+"""``trickcore play``: a person against bots in the browser (tournament/play.py serves the page)."""
+
+from __future__ import annotations
+
+import dataclasses
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from tournament.config import ConfigError, parse_value
+
+
+@click.command("play")
+@click.argument("game")
+@click.argument("commands", nargs=-1, metavar="[BOT_CMD...]")
+@click.option("-p", "--players", type=int, help="Seats (default: the game's smallest player count).")
+@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat.")
+@click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE", help="A game option.")
+@click.option("--seed", type=click.IntRange(min=0), help="Master seed of the deals (default: drawn).")
+@click.option("--pace", type=click.FloatRange(min=0), default=0.8, show_default=True,
+              help="Seconds each bot move stays on screen before the next (twice that for a trick's last card).")
+@click.option("--decision-ms", type=float, default=10000, show_default=True, help="Each bot's time per decision.")
+@click.option("--out", type=click.Path(file_okay=False), default="trickcore-play", show_default=True,
+              help="Folder of the finished games' records.")
+@click.option("--port", type=click.IntRange(min=0, max=65535), default=0, help="Port (default: a free one).")
+@click.option("--no-browser", is_flag=True, help="Print the page's address only; do not open a browser.")
+@click.option("--sandbox", "sandbox_kind", type=click.Choice(["bwrap", "none"]),
+              help='Run each bot in a bubblewrap sandbox (bwrap, the default on Linux) or, on purpose, in none.')
+def play_command(game: str, commands: tuple[str, ...], players: int | None, seat: int, game_options: tuple[str, ...],
+                 seed: int | None, pace: float, decision_ms: float, out: str, port: int, no_browser: bool,
+                 sandbox_kind: str | None) -> None:
+    """Play GAME yourself, in the browser, against bots: a page on this machine shows your seat
+    (only what it may see) and your options.  The other seats are the given bot commands, in
+    turn, run as in a tournament; by default the bundled heuristic bot (docs/play.md)."""
+    import asyncio
+    import webbrowser
+
+    from tournament.play import PlaySession, play_config, serve
+    from tournament.sandbox import unsandboxed_notice
+    from trickcore.game import GameConfigError
+
+    try:
+        config = play_config(game, players, seat, [shlex.split(c) for c in commands],
+                             {k: parse_value(v) for k, _, v in (o.partition("=") for o in game_options)},
+                             decision_ms, sandbox_kind)
+    except (ConfigError, GameConfigError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    # As `tournament` does: a bot without a sandbox runs as the person, and could read this
+    # process's memory (the page's session key with it) and take the person's seat.
+    notice = unsandboxed_notice(config)
+    if notice:
+        click.echo(f"warning: {notice}", err=True)
+    # As `tournament` does: start each bot once before the page opens, so that one which cannot
+    # start or fails its handshake stops here with its stderr, not as a seat played at random.
+    from tournament.checks import preflight
+
+    distinct = {(b.command, b.cwd, b.env, b.options, b.sandbox): b for b in config.bots}
+    try:
+        preflight(dataclasses.replace(config, bots=tuple(distinct.values())), strict=True)
+    except ConfigError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    session = PlaySession(config, seat, Path(out), pace=pace, seed=seed,
+                          notify=lambda line: click.echo(line, err=True))
+
+    def ready(url: str) -> None:
+        click.echo(f"trickcore play: {config.game_info.title}, {config.players} players, you are seat {seat}")
+        click.echo(f"open {url}  (Ctrl-C ends the game)")
+        if not no_browser:
+            webbrowser.open(url)
+
+    try:
+        asyncio.run(serve(session, port=port, ready=ready))
+    except KeyboardInterrupt:
+        click.echo("stopped", err=True)
+    except OSError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    if session.ended:
+        click.echo(f"the game has ended: {session.ended}", err=True)
+    for path in session.records:
+        click.echo(f"game record: {path}")
+    if session.error is not None:
+        click.echo(f"error: {type(session.error).__name__}: {session.error}", err=True)
+        sys.exit(1)
