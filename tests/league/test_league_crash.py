@@ -141,3 +141,48 @@ def check_consistent(league: League) -> None:
         recomputed = recompute_ratings(league)
         assert {i: (v.mu, v.sigma) for i, v in versions.items()} == recomputed
         assert any(v.sigma < league.config.rating.sigma for v in versions.values())  # the ratings moved
+
+
+def table_processes(server: int) -> list[int]:
+    """The server's table processes: its children forked from it (their command line is its own)."""
+    def cmdline(pid: int | str) -> bytes:
+        try:
+            return Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            return b""
+
+    own, found = cmdline(server), []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if ppid == server and cmdline(entry.name) == own:
+                found.append(int(entry.name))
+    return found
+
+
+def test_kill_9_of_a_worker_plays_its_game_again(tmp_path: Path) -> None:
+    """With two games of a table at once, each runs in a table process of its own; one killed in
+    the middle of its game leaves that game unrecorded, and the server plays it again before it
+    rates the table."""
+    folder = tmp_path / "lg"
+    make_league(folder, None)
+    doc = tomllib.loads((folder / LEAGUE_FILE).read_text())
+    doc["league"]["concurrency"] = 2
+    (folder / LEAGUE_FILE).write_text(tomli_w.dumps(doc))
+    league = open_league(folder)
+    try:
+        proc = serve(folder, "--tables", "2")
+        results = table_folder(league, 1) / "results.jsonl"
+        deadline = time.monotonic() + WAIT_S
+        while not (lines(results) >= 1 and len(workers := table_processes(proc.pid)) == 2):
+            assert proc.poll() is None and time.monotonic() < deadline, "two table processes did not come"
+            time.sleep(0.005)
+        os.kill(workers[0], signal.SIGKILL)
+        assert proc.wait(WAIT_S) == 0, proc.stderr.read().decode() if proc.stderr else ""
+        assert [state for _, state in tables(league)][:2] == ["rated", "rated"]
+        check_consistent(league)
+    finally:
+        league.close()

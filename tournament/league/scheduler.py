@@ -46,6 +46,10 @@ from tournament.runner import RunSummary, run_tournament
 
 log = logging.getLogger("trickcore.league")
 
+#: Runs of one table before it is rated with the games it has: each run plays the games the
+#: earlier ones left unrecorded (a game whose table process died is not recorded).
+ATTEMPTS = 3
+
 
 @dataclasses.dataclass(frozen=True)
 class Seat:
@@ -222,11 +226,18 @@ class Scheduler:
                 self.stop.wait(self.idle_s)
                 continue
             self.current = table_id
-            summary = play_table(self.league, table_id)
+            for _ in range(ATTEMPTS):
+                summary = play_table(self.league, table_id)
+                if summary.interrupted:
+                    self.interrupted = True
+                    return
+                if summary.played + summary.resumed + summary.skipped >= summary.total:
+                    break
+                # A table process that died (killed, out of memory) left its game unrecorded
+                # and the run ended without it: play the table's missing games again.
+                log.warning("table %s: %d of %d games recorded; playing the rest again", table_id,
+                            summary.played + summary.resumed, summary.total)
             self.current = None
-            if summary.interrupted:
-                self.interrupted = True
-                return
             if summary.errors:
                 # Runner errors are bugs, never a bot's doing; the games recorded are rated.
                 self.errors += [f"table {table_id}: {e}" for e in summary.errors]
