@@ -1,28 +1,62 @@
-"""Tournament configuration: TOML in, validated dataclasses out, effective TOML back.
+"""Tournament configuration: TOML in, validated settings out (tournament/settings.py), effective
+TOML back.
 
 Every error names the key it is about (``bots[2].command``, ``time.decision_ms``) and
 what is wrong, and all errors of a file are reported together, so a user fixes a
-config in one round trip.  The reference for every key is ``docs/tournament.md``.
+config in one round trip (tournament/validate.py).  The reference for every key is
+``docs/tournament.md``.  The settings' types and the command rule (tournament/bot_commands.py)
+are importable from here too, as the runner's modules import them.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import difflib
-import errno
-import hashlib
 import importlib.util
-import json
 import os
 import re
-import shutil
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, overload
+from typing import Any
 
 from tournament import cgroups
+from tournament.bot_commands import (
+    check_command,
+    command_folder,
+    module_folder,
+    program_name,
+    resolve_command,
+)
+from tournament.settings import (
+    BOT_SANDBOX_KEYS,
+    BUNDLED_BOTS_DIR,
+    CPU_AFFINITY,
+    DEFAULT_POLICIES,
+    DRAWN_SEED,
+    EVENT_DELIVERY,
+    EXECUTOR_KINDS,
+    FAULT_ACTIONS,
+    FAULT_CLASSES,
+    FORMATS,
+    KEEP_CHOICES,
+    PREFLIGHT,
+    RESTART_CHOICES,
+    RUN_ENVIRONMENT_KEYS,
+    SANDBOX_KINDS,
+    SANDBOX_LIMIT_KEYS,
+    SEED_HEX_DIGITS,
+    WORKERS,
+    BotConfig,
+    ConfigError,
+    ExecutorConfig,
+    FaultPolicy,
+    Limits,
+    Records,
+    SandboxSettings,
+    TimeControl,
+    TournamentConfig,
+)
 from tournament.sprt import SprtSpec, SprtSpecError
+from tournament.validate import Checker, type_name
 from trickcore.deals import DealFileError, read_deals
 from trickcore.game import GameConfigError, GameInfo
 from trickcore.games import get_game
@@ -31,369 +65,6 @@ if sys.version_info >= (3, 11):
     import tomllib
 else:  # Python 3.10: the same parser, as a package
     import tomli as tomllib
-
-FORMATS = ("round-robin", "duplicate", "gauntlet", "paired")
-FAULT_CLASSES = ("handshake", "protocol", "illegal", "timeout", "crash", "flood", "garbage", "limit")
-FAULT_ACTIONS = ("substitute", "forfeit")
-KEEP_CHOICES = ("all", "failed", "none")
-RESTART_CHOICES = ("table", "game")
-EVENT_DELIVERY = ("immediate", "on-request")
-CPU_AFFINITY = ("none", "table")
-WORKERS = ("auto", "threads", "processes")
-PREFLIGHT = ("stop", "warn")  # a bot that fails its handshake before the first game: stop, or warn and play
-EXECUTOR_KINDS = ("local", "ray")  # where tables run: this machine (threads/processes) or a Ray cluster
-SANDBOX_KINDS = ("bwrap", "none")  # each bot in a bubblewrap sandbox, or (on purpose) none
-
-BUNDLED_BOTS_DIR = Path(__file__).resolve().parent / "bots"
-
-# Keys whose value may differ between the start of a run and its --resume without
-# changing any game's result: where the files go, how many tables run at once and where.
-RUN_ENVIRONMENT_KEYS = (("tournament", "output"), ("tournament", "concurrency"), ("tournament", "cpu_affinity"),
-                        ("tournament", "workers"), ("executor", "kind"), ("executor", "address"),
-                        ("executor", "cpus_per_table"), ("executor", "batch_games"), ("executor", "working_dir"),
-                        ("executor", "max_attempts"), ("executor", "start_timeout_s"), ("records", "report"),
-                        ("records", "report_every"), ("sandbox", "cgroup"))
-
-
-class ConfigError(ValueError):
-    """One or more problems in a tournament config; ``problems`` lists them one per key."""
-
-    def __init__(self, problems: list[str], source: str = "config"):
-        self.problems = list(problems)
-        self.source = source
-        super().__init__(f"{source}: " + "; ".join(self.problems) if len(self.problems) == 1 else
-                         f"{source}: {len(self.problems)} problems:\n  " + "\n  ".join(self.problems))
-
-
-@dataclasses.dataclass(frozen=True)
-class FaultPolicy:
-    """What happens when a bot commits one fault of a class.
-
-    ``action`` applies to each fault: ``substitute`` plays a random legal option for the
-    bot (seeded, so reproducible) and keeps asking it; ``forfeit`` ends the bot's part in
-    the game (the runner plays its remaining decisions randomly, the bot ranks last).
-    ``forfeit_after`` turns the n-th fault of this class in one game into a forfeit
-    (0 = never).  ``disqualify_after`` removes the bot from the rest of the tournament
-    once it has committed that many faults of this class in total (0 = never).
-    """
-
-    action: str = "substitute"
-    forfeit_after: int = 0
-    disqualify_after: int = 0
-
-
-DEFAULT_POLICIES = {
-    "handshake": FaultPolicy("forfeit"),
-    "protocol": FaultPolicy("substitute", forfeit_after=3),
-    "illegal": FaultPolicy("substitute", forfeit_after=3),
-    "timeout": FaultPolicy("substitute", forfeit_after=3),
-    "crash": FaultPolicy("forfeit"),
-    "flood": FaultPolicy("substitute", forfeit_after=3),
-    "garbage": FaultPolicy("substitute", forfeit_after=3),
-    "limit": FaultPolicy("forfeit"),
-}
-
-
-@dataclasses.dataclass(frozen=True)
-class TimeControl:
-    startup_ms: float = 10000  # process start to ``trickcoreok``
-    ready_ms: float = 5000  # ``isready`` to ``readyok`` (each barrier)
-    decision_ms: float = 10000  # one request to its action
-    game_ms: float = 0  # total thinking time per bot per game; 0 = no game budget
-    shutdown_ms: float = 1000  # ``quit`` to process exit before the runner kills it
-
-
-@dataclasses.dataclass(frozen=True)
-class Limits:
-    max_line_bytes: int = 65536  # longest bot line accepted
-    max_lines_per_request: int = 1000  # bot lines (info included) per request before it is a flood
-    stderr_bytes: int = 65536  # stderr kept per bot and game (the tail)
-    transcript_bytes: int = 4194304  # transcript kept per seat and game (the head; the rest is counted)
-
-
-@dataclasses.dataclass(frozen=True)
-class SandboxSettings:
-    """``[sandbox]``, and a bot's own ``sandbox`` table over it (docs/tournament.md, "Fair play").
-    A limit of 0 means none."""
-
-    kind: str = "bwrap"  # bwrap | none (set on purpose: every bot then runs as the organiser)
-    memory_mb: int = 1024  # what the bot's processes hold together (the runner's count)
-    processes: int = 64  # processes and threads of the bot together
-    open_files: int = 256  # open file descriptors per process
-    file_size_mb: int = 64  # largest file the bot may write
-    scratch_mb: int = 64  # its private /tmp (and /dev/shm), each
-    network: bool = False  # true: the host's network (otherwise only its own loopback)
-    read_only: tuple[str, ...] = ()  # more folders or files the bot may read
-    cpus: tuple[int, ...] = ()  # the CPUs the bot may run on; () = its table's (cpu_affinity) or any
-    # [sandbox] only: the cgroup v2 folder each bot gets a cgroup of its own in (the kernel then
-    # counts its memory); "" = the runner's own cgroup if delegated to it, "none" = no cgroups
-    cgroup: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        d = dataclasses.asdict(self)
-        d["read_only"] = list(self.read_only)
-        d["cpus"] = list(self.cpus)
-        return d
-
-
-SANDBOX_LIMIT_KEYS = ("memory_mb", "processes", "open_files", "file_size_mb", "scratch_mb")
-BOT_SANDBOX_KEYS = (*SANDBOX_LIMIT_KEYS, "network", "read_only", "cpus")
-
-
-@dataclasses.dataclass(frozen=True)
-class Records:
-    transcripts: str = "failed"  # all | failed | none: per-game protocol transcript files
-    stderr: str = "failed"  # all | failed | none: per-game bot stderr files
-    report: bool = True  # write report.html (docs/tournament.md, "The HTML report") when the run ends
-    report_every: int = 0  # also rewrite it every this many recorded games while the run goes on (0: never)
-
-
-@dataclasses.dataclass(frozen=True)
-class ExecutorConfig:
-    """``[executor]``: where the tables run.  None of it changes a game's result, so all of it
-    may change between a run and its ``--resume`` (RUN_ENVIRONMENT_KEYS)."""
-
-    kind: str = "local"  # local: threads or forked processes here; ray: Ray actors on a cluster
-    address: str = ""  # ray: "" starts Ray on this machine, "auto" joins the local cluster, or host:port
-    cpus_per_table: float = 1.0  # ray: CPUs each table reserves (its bots run inside that share)
-    batch_games: int = 8  # ray: scheduled games per work unit sent to a table
-    working_dir: str = ""  # ray: folder shipped to every worker (runtime_env working_dir); "" = none
-    max_attempts: int = 3  # ray: a game whose table died this often is not played again in this run
-    start_timeout_s: float = 300.0  # ray: how long the run waits with no table running before it gives up
-
-
-@dataclasses.dataclass(frozen=True)
-class BotConfig:
-    name: str
-    command: tuple[str, ...]  # placeholders {python}, {bots}, {config_dir} already expanded
-    cwd: str | None = None
-    env: tuple[tuple[str, str], ...] = ()
-    options: tuple[tuple[str, Any], ...] = ()
-    restart: str = "table"  # table: one process per table, reused; game: a fresh process per game
-    key: str = "bots[0]"  # where in the config this bot is defined, for error messages
-    sandbox: tuple[tuple[str, Any], ...] = ()  # this bot's own sandbox keys over [sandbox]
-
-    def options_dict(self) -> dict[str, Any]:
-        return dict(self.options)
-
-    def environment(self) -> dict[str, str]:
-        """The environment of an unsandboxed bot: the organiser's and the bot's own ``env``.
-        (A sandboxed bot gets a short allowlist instead: tournament.sandbox.)"""
-        env = dict(os.environ)
-        env.update(dict(self.env))
-        return env
-
-
-@dataclasses.dataclass(frozen=True)
-class TournamentConfig:
-    game: str  # canonical registry name
-    players: int
-    game_options: dict[str, Any]  # resolved with defaults by the game
-    format: str
-    deals: int
-    seed: int | str | None  # master seed: an integer, a string of hex digits, or None: drawn for each run
-    concurrency: int
-    output: str
-    name: str
-    candidate: str | None  # gauntlet only
-    auto_play_forced: bool
-    event_delivery: str
-    time: TimeControl
-    limits: Limits
-    records: Records
-    failures: dict[str, FaultPolicy]
-    bots: tuple[BotConfig, ...]
-    source: str = "config"
-    raw_bots: tuple[dict[str, Any], ...] = ()  # bots as written (placeholders kept), for the effective config
-    cpu_affinity: str = "none"  # none | table: each table and its bots on one CPU
-    workers: str = "auto"  # auto | threads | processes: how tables run in parallel
-    preflight: str = "stop"  # stop | warn: a bot failing its handshake before the first game
-    executor: ExecutorConfig = ExecutorConfig()  # where tables run ([executor])
-    config_dir: str = "."  # the folder of the config file ({config_dir}), resolved
-    sandbox: SandboxSettings = SandboxSettings()  # [sandbox]: what every bot may see and use
-    # paired only: candidate A and candidate B, each the bots of the seats it holds (one bot; in a
-    # partnership game one per seat of a partnership); every other bot is a filler
-    candidates: tuple[tuple[str, ...], tuple[str, ...]] | None = None
-    # [stop] sprt: the sequential test that ends a paired run as soon as it decides (tournament.sprt)
-    sprt: SprtSpec | None = None
-    # tournament.deal_file: the deal file as written (its deals are played in order, not secret
-    # seeded ones) and the game seeds of its deals, read and checked with the config
-    deal_file: str | None = None
-    deal_seeds: tuple[int, ...] = ()
-
-    def sandbox_for(self, bot: BotConfig) -> SandboxSettings:
-        """The sandbox of one bot: ``[sandbox]`` with the bot's own keys over it."""
-        return dataclasses.replace(self.sandbox, **dict(bot.sandbox)) if bot.sandbox else self.sandbox
-
-    @property
-    def game_info(self) -> GameInfo:
-        return get_game(self.game)
-
-    def bot(self, name: str) -> BotConfig:
-        for b in self.bots:
-            if b.name == name:
-                return b
-        raise KeyError(name)
-
-    def effective(self) -> dict[str, Any]:
-        """The complete config with every default filled in, as written to the output folder."""
-        out: dict[str, Any] = {
-            "game": {"name": self.game, "players": self.players, "options": dict(self.game_options)},
-            "tournament": {"name": self.name, "format": self.format, "deals": self.deals,
-                           "seed": DRAWN_SEED if self.seed is None else self.seed,
-                           "concurrency": self.concurrency, "output": self.output,
-                           "auto_play_forced": self.auto_play_forced, "event_delivery": self.event_delivery,
-                           "cpu_affinity": self.cpu_affinity, "workers": self.workers},
-            "time": dataclasses.asdict(self.time),
-            "limits": dataclasses.asdict(self.limits),
-            "records": dataclasses.asdict(self.records),
-            "failures": {k: dataclasses.asdict(v) for k, v in self.failures.items()},
-            "sandbox": self.sandbox.to_dict(),
-            "bots": [dict(b) for b in self.raw_bots],
-        }
-        if self.executor != ExecutorConfig():
-            out["executor"] = dataclasses.asdict(self.executor)
-        if self.candidate is not None:
-            out["tournament"]["candidate"] = self.candidate
-        if self.candidates is not None:
-            # As written: a bot's name, or an array of names for a candidate holding a partnership.
-            out["tournament"]["candidates"] = [side[0] if len(side) == 1 else list(side) for side in self.candidates]
-        if self.sprt is not None:
-            out["stop"] = {"sprt": self.sprt.to_dict()}
-        if self.deal_file is not None:
-            del out["tournament"]["seed"]  # the file's deals are played: nothing is seeded
-            out["tournament"]["deal_file"] = self.deal_file
-        return out
-
-    @property
-    def fillers(self) -> tuple[str, ...]:
-        """paired: the bots that hold the seats the candidates do not, in the order of [[bots]]."""
-        if self.candidates is None:
-            return ()
-        taken = {name for side in self.candidates for name in side}
-        return tuple(b.name for b in self.bots if b.name not in taken)
-
-    def fingerprint(self) -> str:
-        """Hash of everything that can change a game's result; a resume must match it."""
-        eff = self.effective()
-        for section, key in RUN_ENVIRONMENT_KEYS:
-            eff.get(section, {}).pop(key, None)
-        if not eff.get("executor", True):
-            del eff["executor"]
-        if self.deal_file is not None:  # the deals themselves, not only the file's name
-            eff["tournament"]["deal_seeds"] = list(self.deal_seeds[:self.deals])
-        # Bots are compared as written (placeholders unexpanded), so that moving the
-        # checkout or the interpreter is not mistaken for a different program.
-        blob = json.dumps(eff, sort_keys=True, default=str)
-        return hashlib.sha256(blob.encode()).hexdigest()[:16]
-
-
-# ---- validation helpers -------------------------------------------------------------
-
-class _Checker:
-    """Collects problems while walking the TOML document."""
-
-    def __init__(self) -> None:
-        self.problems: list[str] = []
-
-    def error(self, key: str, message: str) -> None:
-        self.problems.append(f"{key}: {message}")
-
-    def unknown_keys(self, table: dict[str, Any], allowed: tuple[str, ...], prefix: str) -> None:
-        for key in table:
-            if key not in allowed:
-                hint = difflib.get_close_matches(key, allowed, n=1)
-                full = f"{prefix}.{key}" if prefix else key
-                self.error(full, "unknown key" + (f" (did you mean {hint[0]!r}?)" if hint else
-                                                   f"; allowed here: {', '.join(allowed)}"))
-
-    def table(self, doc: dict[str, Any], key: str, prefix: str = "") -> dict[str, Any]:
-        full = f"{prefix}.{key}" if prefix else key
-        value = doc.get(key, {})
-        if not isinstance(value, dict):
-            self.error(full, f"must be a table, got {_type_name(value)}")
-            return {}
-        return value
-
-    @overload
-    def integer(self, table: dict[str, Any], key: str, prefix: str, default: int, minimum: int | None = None,
-                maximum: int | None = None, required: bool = False) -> int: ...
-
-    @overload
-    def integer(self, table: dict[str, Any], key: str, prefix: str, default: None, minimum: int | None = None,
-                maximum: int | None = None, required: bool = False) -> int | None: ...
-
-    def integer(self, table: dict[str, Any], key: str, prefix: str, default: int | None,
-                minimum: int | None = None, maximum: int | None = None, required: bool = False) -> int | None:
-        full = f"{prefix}.{key}" if prefix else key
-        if key not in table:
-            if required:
-                self.error(full, "missing (an integer)")
-            return default
-        value = table[key]
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.error(full, f"must be an integer, got {_type_name(value)} {value!r}")
-            return default
-        if minimum is not None and value < minimum:
-            self.error(full, f"must be >= {minimum}, got {value}")
-            return default
-        if maximum is not None and value > maximum:
-            self.error(full, f"must be <= {maximum}, got {value}")
-            return default
-        return value
-
-    def number(self, table: dict[str, Any], key: str, prefix: str, default: float, minimum: float = 0.0) -> float:
-        full = f"{prefix}.{key}"
-        if key not in table:
-            return default
-        value = table[key]
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            self.error(full, f"must be a number, got {_type_name(value)} {value!r}")
-            return default
-        if value < minimum:
-            self.error(full, f"must be >= {minimum:g}, got {value}")
-            return default
-        return value
-
-    @overload
-    def string(self, table: dict[str, Any], key: str, prefix: str, default: str, choices: tuple[str, ...] = (),
-               required: bool = False) -> str: ...
-
-    @overload
-    def string(self, table: dict[str, Any], key: str, prefix: str, default: None, choices: tuple[str, ...] = (),
-               required: bool = False) -> str | None: ...
-
-    def string(self, table: dict[str, Any], key: str, prefix: str, default: str | None,
-               choices: tuple[str, ...] = (), required: bool = False) -> str | None:
-        full = f"{prefix}.{key}" if prefix else key
-        if key not in table:
-            if required:
-                self.error(full, "missing (a string)" if not choices else f"missing (one of {', '.join(choices)})")
-            return default
-        value = table[key]
-        if not isinstance(value, str):
-            self.error(full, f"must be a string, got {_type_name(value)} {value!r}")
-            return default
-        if choices and value not in choices:
-            self.error(full, f"must be one of {', '.join(choices)}, got {value!r}")
-            return default
-        return value
-
-    def boolean(self, table: dict[str, Any], key: str, prefix: str, default: bool) -> bool:
-        full = f"{prefix}.{key}"
-        if key not in table:
-            return default
-        value = table[key]
-        if not isinstance(value, bool):
-            self.error(full, f"must be true or false, got {_type_name(value)} {value!r}")
-            return default
-        return value
-
-
-def _type_name(value: Any) -> str:
-    return {bool: "a boolean", int: "an integer", float: "a float", str: "a string", list: "an array",
-            dict: "a table"}.get(type(value), type(value).__name__)
-
 
 def expand_placeholders(word: str, config_dir: Path) -> str:
     """``{python}`` = this interpreter, ``{bots}`` = the bundled bots folder,
@@ -417,7 +88,7 @@ def parse_config(doc: dict[str, Any], source: str = "config", config_dir: Path |
     every problem of the document, each naming its key.  One function per section.  ``people``
     seats are held by people, not bots (``trickcore play``): the bots fill the other seats."""
     config_dir = Path(config_dir or ".").resolve()
-    c = _Checker()
+    c = Checker()
     c.unknown_keys(doc, TOP_KEYS, "")
     info, players, game_options = _game_section(c, doc)
     t = _tournament_section(c, doc, source)
@@ -455,7 +126,7 @@ def parse_config(doc: dict[str, Any], source: str = "config", config_dir: Path |
                             sprt=sprt, deal_file=t["deal_file"], deal_seeds=deal_seeds)
 
 
-def _deal_file(c: _Checker, doc: dict[str, Any], t: dict[str, Any], info: GameInfo | None, players: int | None,
+def _deal_file(c: Checker, doc: dict[str, Any], t: dict[str, Any], info: GameInfo | None, players: int | None,
                game_options: dict[str, Any], config_dir: Path) -> tuple[int, ...]:
     """``tournament.deal_file``: the game seeds of the file's deals (trickcore.deals), each a deal
     of the config's game, player count and options; ``tournament.deals`` is their number unless
@@ -485,7 +156,7 @@ def _deal_file(c: _Checker, doc: dict[str, Any], t: dict[str, Any], info: GameIn
     return tuple(deal.seed for deal in deals)
 
 
-def _game_section(c: _Checker, doc: dict[str, Any]) -> tuple[GameInfo | None, int | None, dict[str, Any]]:
+def _game_section(c: Checker, doc: dict[str, Any]) -> tuple[GameInfo | None, int | None, dict[str, Any]]:
     """``[game]``: the game, its player count (default: its smallest) and its options."""
     game_t = c.table(doc, "game")
     c.unknown_keys(game_t, GAME_KEYS, "game")
@@ -516,7 +187,7 @@ def _game_section(c: _Checker, doc: dict[str, Any]) -> tuple[GameInfo | None, in
     return info, players, game_options
 
 
-def _tournament_section(c: _Checker, doc: dict[str, Any], source: str) -> dict[str, Any]:
+def _tournament_section(c: Checker, doc: dict[str, Any], source: str) -> dict[str, Any]:
     """``[tournament]``: format, size, seed and how the run is carried out."""
     t = c.table(doc, "tournament")
     c.unknown_keys(t, TOURNAMENT_KEYS, "tournament")
@@ -540,11 +211,9 @@ def _tournament_section(c: _Checker, doc: dict[str, Any], source: str) -> dict[s
 
 #: ``tournament.seed = "drawn"``, the same as no seed: a secret drawn when the run starts and kept
 #: in its output folder; the effective config says so.
-DRAWN_SEED = "drawn"
-SEED_HEX_DIGITS = 64  # a hex seed holds at most 256 bits
 
 
-def _seed(c: _Checker, t: dict[str, Any]) -> int | str | None:
+def _seed(c: Checker, t: dict[str, Any]) -> int | str | None:
     """``tournament.seed``: an integer >= 0, a string of hex digits (lower-cased; how a
     128-bit seed is written in TOML), or none (or ``"drawn"``): None, drawn for the run."""
     value = t.get("seed", DRAWN_SEED)
@@ -560,7 +229,7 @@ def _seed(c: _Checker, t: dict[str, Any]) -> int | str | None:
     return c.integer(t, "seed", "tournament", None, minimum=0, maximum=2**63 - 1)
 
 
-def _time_section(c: _Checker, doc: dict[str, Any]) -> TimeControl:
+def _time_section(c: Checker, doc: dict[str, Any]) -> TimeControl:
     tt = c.table(doc, "time")
     c.unknown_keys(tt, tuple(f.name for f in dataclasses.fields(TimeControl)), "time")
     d = TimeControl()
@@ -573,7 +242,7 @@ def _time_section(c: _Checker, doc: dict[str, Any]) -> TimeControl:
     )
 
 
-def _limits_section(c: _Checker, doc: dict[str, Any]) -> Limits:
+def _limits_section(c: Checker, doc: dict[str, Any]) -> Limits:
     lt = c.table(doc, "limits")
     c.unknown_keys(lt, tuple(f.name for f in dataclasses.fields(Limits)), "limits")
     d = Limits()
@@ -586,7 +255,7 @@ def _limits_section(c: _Checker, doc: dict[str, Any]) -> Limits:
     )
 
 
-def _records_section(c: _Checker, doc: dict[str, Any]) -> Records:
+def _records_section(c: Checker, doc: dict[str, Any]) -> Records:
     rt = c.table(doc, "records")
     c.unknown_keys(rt, ("transcripts", "stderr", "report", "report_every"), "records")
     return Records(transcripts=c.string(rt, "transcripts", "records", "failed", KEEP_CHOICES),
@@ -595,7 +264,7 @@ def _records_section(c: _Checker, doc: dict[str, Any]) -> Records:
                    report_every=c.integer(rt, "report_every", "records", 0, minimum=0))
 
 
-def _stop_section(c: _Checker, doc: dict[str, Any], fmt: str) -> SprtSpec | None:
+def _stop_section(c: Checker, doc: dict[str, Any], fmt: str) -> SprtSpec | None:
     """``[stop]``: ``sprt = { m0, m1, alpha, beta, min_samples }``, the sequential test that ends a
     paired run once it decides (docs/tournament.md, "Testing a change to a bot")."""
     st = c.table(doc, "stop")
@@ -604,7 +273,7 @@ def _stop_section(c: _Checker, doc: dict[str, Any], fmt: str) -> SprtSpec | None
         return None
     table = st["sprt"]
     if not isinstance(table, dict):
-        c.error("stop.sprt", f"must be a table, e.g. sprt = {{ m0 = 0, m1 = 2 }}, got {_type_name(table)}")
+        c.error("stop.sprt", f"must be a table, e.g. sprt = {{ m0 = 0, m1 = 2 }}, got {type_name(table)}")
         return None
     if fmt != "paired":
         c.error("stop.sprt", f"needs format 'paired' (its samples are the margins of A over B on the same deals); "
@@ -618,7 +287,7 @@ def _stop_section(c: _Checker, doc: dict[str, Any], fmt: str) -> SprtSpec | None
         return None
 
 
-def _executor_section(c: _Checker, doc: dict[str, Any], config_dir: Path) -> ExecutorConfig:
+def _executor_section(c: Checker, doc: dict[str, Any], config_dir: Path) -> ExecutorConfig:
     """``[executor]``: local tables (the default) or Ray actors on a cluster (docs/tournament.md,
     "Running on a cluster")."""
     et = c.table(doc, "executor")
@@ -651,7 +320,7 @@ def _executor_section(c: _Checker, doc: dict[str, Any], config_dir: Path) -> Exe
     )
 
 
-def _sandbox_limits(c: _Checker, table: dict[str, Any], prefix: str, keys: tuple[str, ...],
+def _sandbox_limits(c: Checker, table: dict[str, Any], prefix: str, keys: tuple[str, ...],
                     config_dir: Path) -> dict[str, Any]:
     """The sandbox keys of ``table`` that are given, checked (``[sandbox]`` or a bot's ``sandbox``)."""
     out: dict[str, Any] = {}
@@ -683,7 +352,7 @@ def _sandbox_limits(c: _Checker, table: dict[str, Any], prefix: str, keys: tuple
     return out
 
 
-def _sandbox_section(c: _Checker, doc: dict[str, Any], config_dir: Path) -> SandboxSettings:
+def _sandbox_section(c: Checker, doc: dict[str, Any], config_dir: Path) -> SandboxSettings:
     """``[sandbox]``: the sandbox every bot runs in, and its limits (docs/tournament.md, "Fair play")."""
     st = c.table(doc, "sandbox")
     c.unknown_keys(st, tuple(f.name for f in dataclasses.fields(SandboxSettings)), "sandbox")
@@ -698,7 +367,7 @@ def _sandbox_section(c: _Checker, doc: dict[str, Any], config_dir: Path) -> Sand
     return SandboxSettings(kind=kind, cgroup=cgroup, **_sandbox_limits(c, st, "sandbox", BOT_SANDBOX_KEYS, config_dir))
 
 
-def _failures_section(c: _Checker, doc: dict[str, Any]) -> dict[str, FaultPolicy]:
+def _failures_section(c: Checker, doc: dict[str, Any]) -> dict[str, FaultPolicy]:
     """``[failures.<class>]``: one policy per fault class, defaults for the classes not given."""
     ft = c.table(doc, "failures")
     c.unknown_keys(ft, FAULT_CLASSES, "failures")
@@ -716,7 +385,7 @@ def _failures_section(c: _Checker, doc: dict[str, Any]) -> dict[str, FaultPolicy
     return failures
 
 
-def _bots_section(c: _Checker, doc: dict[str, Any], config_dir: Path
+def _bots_section(c: Checker, doc: dict[str, Any], config_dir: Path
                   ) -> tuple[list[BotConfig], list[dict[str, Any]], list[str], bool]:
     """``[[bots]]``: every bot, its raw table, every valid name given (also of entries that are
     otherwise broken), and whether every entry became a bot (only then do the per-format bot
@@ -726,7 +395,7 @@ def _bots_section(c: _Checker, doc: dict[str, Any], config_dir: Path
         c.error("bots", "missing: define each bot in a [[bots]] table with name and command")
         return [], [], [], False
     if not isinstance(bot_list, list):
-        c.error("bots", f"must be an array of tables ([[bots]]), got {_type_name(bot_list)}")
+        c.error("bots", f"must be an array of tables ([[bots]]), got {type_name(bot_list)}")
         return [], [], [], False
     bots: list[BotConfig] = []
     raw_bots: list[dict[str, Any]] = []
@@ -739,10 +408,10 @@ def _bots_section(c: _Checker, doc: dict[str, Any], config_dir: Path
     return bots, raw_bots, list(seen), len(bots) == len(bot_list)
 
 
-def _bot(c: _Checker, b: Any, key: str, config_dir: Path, seen: dict[str, str]) -> BotConfig | None:
+def _bot(c: Checker, b: Any, key: str, config_dir: Path, seen: dict[str, str]) -> BotConfig | None:
     """One ``[[bots]]`` entry; ``seen`` maps the names so far to their keys (names are unique)."""
     if not isinstance(b, dict):
-        c.error(key, f"must be a table with name and command, got {_type_name(b)}")
+        c.error(key, f"must be a table with name and command, got {type_name(b)}")
         return None
     c.unknown_keys(b, BOT_KEYS, key)
     name = c.string(b, "name", key, None, required=True)
@@ -778,7 +447,7 @@ def _bot(c: _Checker, b: Any, key: str, config_dir: Path, seen: dict[str, str]) 
     return BotConfig(name, command, cwd, env, options, restart, key, sandbox)
 
 
-def _bot_command(c: _Checker, b: dict[str, Any], key: str, config_dir: Path) -> tuple[str, ...]:
+def _bot_command(c: Checker, b: dict[str, Any], key: str, config_dir: Path) -> tuple[str, ...]:
     command = b.get("command")
     if command is None:
         c.error(f"{key}.command", "missing (an array of strings: the program and its arguments, "
@@ -791,110 +460,21 @@ def _bot_command(c: _Checker, b: dict[str, Any], key: str, config_dir: Path) -> 
     return tuple(expand_placeholders(w, config_dir) for w in command)
 
 
-# ---- bot commands as their authors mean them (docs/tournament.md, "Bot commands") -------------
-
-#: Flags after which the next word is a module or code, never a path: ``python -m pkg``, ``-c code``.
-_NEXT_IS_NO_PATH = ("-m", "-c")
-#: A script's place holds a path when the word is written like one: ``bots/x``, ``mybot.py``, ``Bot.jar``.
-_PATH_LIKE = re.compile(r".*/.*|.*\w\.[A-Za-z]\w*")
-_BASE_RULE = ("relative paths in a bot command are taken from its cwd, else from the config file's folder; on the "
-              "command line, from the current folder")
-
-
-def _script_index(command: Sequence[str]) -> int | None:
-    """Where a command's script stands: its first word after the program that is neither a flag nor
-    the module or code of ``-m``/``-c``; None when there is none."""
-    for i in range(1, len(command)):
-        if command[i - 1] in _NEXT_IS_NO_PATH:
-            return None  # python -m pkg, sh -c ...: a module or code takes the script's place
-        if not command[i].startswith("-"):
-            return i
-    return None
-
-
-def resolve_command(command: Sequence[str], base: Path) -> tuple[str, ...]:
-    """``command`` with its paths made absolute against ``base``, as a person running it in
-    ``base`` means them: the program when written with a slash (``./bot``; a bare name such as
-    ``python`` or ``bot`` is a program on PATH, as in a shell), the script (``mybot.py`` in
-    ``python mybot.py``, also when the file is missing, so the error names it), and any later
-    word that names an existing file or folder in ``base`` (``.`` in ``java -cp . Bot``).
-    Flags and the module or code after ``-m`` or ``-c`` stay as written."""
-    program, *args = command
-    words = [os.path.normpath(base / program) if "/" in program else program]
-    script = _script_index(command)
-    for i, word in enumerate(args, start=1):
-        path = base / word
-        if (not word.startswith("-") and command[i - 1] not in _NEXT_IS_NO_PATH
-                and (path.exists() or (i == script and _PATH_LIKE.fullmatch(word)))):
-            words.append(os.path.normpath(path))
-        else:
-            words.append(word)
-    return tuple(words)
-
-
-def module_folder(command: Sequence[str], base: Path) -> str | None:
-    """``python -m pkg`` finds ``pkg`` in its working directory: ``base`` when it holds the
-    module (a package folder or a ``.py`` file), which makes it the bot's own folder."""
-    for flag, word in zip(command, command[1:]):
-        if flag == "-m":
-            top = word.split(".")[0]
-            return str(base) if (base / top).is_dir() or (base / f"{top}.py").is_file() else None
-    return None
-
-
-def command_folder(command: Sequence[str]) -> str | None:
-    """The folder a bot without a ``cwd`` starts in, its own: that of its script, the first path
-    after the program (a file's folder; a folder, as in ``java -cp . Bot``, is itself), else that
-    of its program when the command names it by a path (``./bot``), else None (a program on PATH
-    and no path after it)."""
-    for before, word in zip(command, command[1:]):
-        if os.path.isabs(word) and before not in _NEXT_IS_NO_PATH:
-            return word if os.path.isdir(word) else os.path.dirname(word)
-    if os.path.isabs(command[0]) and command[0] != sys.executable:
-        return os.path.dirname(command[0])
-    return None
-
-
-def check_command(command: Sequence[str]) -> None:
-    """Raise FileNotFoundError or PermissionError, in words that name the path tried and the
-    folder looked in, when ``command`` (resolved: resolve_command) cannot start: its program
-    is not on PATH or not there, or its script is not there."""
-    program = command[0]
-    if "/" not in program:
-        if shutil.which(program) is None:
-            raise FileNotFoundError(errno.ENOENT, f"no program {program!r} on PATH ({os.environ.get('PATH', '')}); "
-                                                  f"a program of the bot's own is named by its path, e.g. "
-                                                  f"./{program}")
-    elif not os.path.isfile(program):
-        raise FileNotFoundError(errno.ENOENT, _not_there(program))
-    elif not os.access(program, os.X_OK):
-        raise PermissionError(errno.EACCES, f"{program} is not executable (chmod +x {program})")
-    script = _script_index(command)
-    if script is not None and os.path.isabs(command[script]) and not os.path.exists(command[script]):
-        raise FileNotFoundError(errno.ENOENT, _not_there(command[script]))
-
-
-def _not_there(path: str) -> str:
-    folder, name = os.path.split(path)
-    where = f"no {name} in {folder}" if os.path.isdir(folder) else f"no folder {folder} (for {name})"
-    return f"there is {where} ({_BASE_RULE})"
-
-
-def _bot_env(c: _Checker, b: dict[str, Any], key: str, config_dir: Path) -> tuple[tuple[str, str], ...]:
+def _bot_env(c: Checker, b: dict[str, Any], key: str, config_dir: Path) -> tuple[tuple[str, str], ...]:
     env: list[tuple[str, str]] = []
     for name, value in c.table(b, "env", key).items():
         if not isinstance(value, str):
-            c.error(f"{key}.env.{name}", f"must be a string, got {_type_name(value)} {value!r}")
+            c.error(f"{key}.env.{name}", f"must be a string, got {type_name(value)} {value!r}")
         else:
             env.append((name, expand_placeholders(value, config_dir)))
     return tuple(env)
 
 
-def _bot_options(c: _Checker, b: dict[str, Any], key: str) -> tuple[tuple[str, Any], ...]:
+def _bot_options(c: Checker, b: dict[str, Any], key: str) -> tuple[tuple[str, Any], ...]:
     options: list[tuple[str, Any]] = []
     for name, value in c.table(b, "options", key).items():
         if isinstance(value, (dict, list)) or (isinstance(value, float) and value != value):
-            c.error(f"{key}.options.{name}", f"must be a string, number or boolean, got {_type_name(value)}")
+            c.error(f"{key}.options.{name}", f"must be a string, number or boolean, got {type_name(value)}")
         elif any(ch.isspace() for ch in name):
             c.error(f"{key}.options.{name}", "option names cannot contain spaces")
         else:
@@ -902,7 +482,7 @@ def _bot_options(c: _Checker, b: dict[str, Any], key: str) -> tuple[tuple[str, A
     return tuple(options)
 
 
-def _check_field_size(c: _Checker, fmt: str, players: int, n: int,
+def _check_field_size(c: Checker, fmt: str, players: int, n: int,
                       candidates: tuple[tuple[str, ...], tuple[str, ...]] | None = None) -> None:
     """Each format needs a field of bots that fits its seats."""
     if fmt == "duplicate" and n != players:
@@ -926,7 +506,7 @@ def _check_field_size(c: _Checker, fmt: str, players: int, n: int,
                             f"bot but the candidates to fill those seats with the bundled heuristic bot)")
 
 
-def _candidate(c: _Checker, fmt: str, candidate: str | None, names: list[str]) -> str | None:
+def _candidate(c: Checker, fmt: str, candidate: str | None, names: list[str]) -> str | None:
     """The gauntlet's candidate: the named bot, by default the first; other formats have none."""
     if fmt != "gauntlet":
         if candidate is not None:
@@ -949,20 +529,6 @@ def parse_value(text: str) -> Any:
         return text
 
 
-def program_name(argv: list[str]) -> str:
-    """A bot named after its script, else its module, else its program: ``python bot.py --depth 3``
-    -> bot, ``python -m pkg`` -> pkg, ``java -cp . Bot`` -> Bot, ``./bot`` -> bot."""
-    script = _script_index(argv)
-    if script is not None:
-        names = [Path(w).stem for w in argv[script:] if not w.startswith("-") and Path(w).stem]
-        if names:
-            return names[0]
-    for flag, word in zip(argv, argv[1:]):
-        if flag == "-m":
-            return word
-    return Path(argv[0]).stem if argv and Path(argv[0]).stem else "bot"
-
-
 #: paired: the bot that holds the seats the candidates do not, when the config names none -- the
 #: bundled heuristic bot (trickcore.policies.<game>), one process per seat, each seeded by its number.
 DEFAULT_FILLER = ("{python}", "{bots}/heuristic_bot.py")
@@ -982,7 +548,7 @@ def default_fillers(count: int, taken: list[str]) -> list[dict[str, Any]]:
     return out
 
 
-def _candidates(c: _Checker, fmt: str, value: Any, names: list[str], info: GameInfo | None,
+def _candidates(c: Checker, fmt: str, value: Any, names: list[str], info: GameInfo | None,
                 players: int | None) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """``tournament.candidates`` of format 'paired': A and B, each a bot's name or, in a partnership
     game, an array of names, one per seat of a partnership (a candidate holds a whole partnership:
@@ -1002,7 +568,7 @@ def _candidates(c: _Checker, fmt: str, value: Any, names: list[str], info: GameI
                      f"{'' if held == 1 else ', one bot per seat of a partnership'})")
         return None
     if not isinstance(value, list) or len(value) != 2:
-        got = (_type_name(value) if not isinstance(value, list)
+        got = (type_name(value) if not isinstance(value, list)
                else f"{len(value)} entr{'y' if len(value) == 1 else 'ies'}")
         c.error(key, f"must be an array of two candidates, A and B (e.g. {example}), got {got}")
         return None
@@ -1013,7 +579,7 @@ def _candidates(c: _Checker, fmt: str, value: Any, names: list[str], info: GameI
         given = [entry] if isinstance(entry, str) else entry
         if not isinstance(given, list) or not all(isinstance(n, str) for n in given):
             c.error(entry_key, f"must be {'the name of a bot' if held == 1 else 'an array of bot names'}, got "
-                               f"{_type_name(entry)} {entry!r}")
+                               f"{type_name(entry)} {entry!r}")
             continue
         if len(given) != held:
             if held == 1:
@@ -1094,3 +660,42 @@ def dump_effective(config: TournamentConfig, path: Path) -> None:
     import tomli_w
 
     path.write_text(tomli_w.dumps(config.effective()), encoding="utf-8")
+
+
+# The settings' types and the command rule, importable from here as the runner's modules do.
+__all__ = [
+    "BOT_SANDBOX_KEYS",
+    "BUNDLED_BOTS_DIR",
+    "BotConfig",
+    "CPU_AFFINITY",
+    "ConfigError",
+    "DEFAULT_POLICIES",
+    "DRAWN_SEED",
+    "EVENT_DELIVERY",
+    "EXECUTOR_KINDS",
+    "ExecutorConfig",
+    "FAULT_ACTIONS",
+    "FAULT_CLASSES",
+    "FORMATS",
+    "FaultPolicy",
+    "KEEP_CHOICES",
+    "Limits",
+    "PREFLIGHT",
+    "RESTART_CHOICES",
+    "RUN_ENVIRONMENT_KEYS",
+    "Records",
+    "SANDBOX_KINDS",
+    "SANDBOX_LIMIT_KEYS",
+    "SEED_HEX_DIGITS",
+    "SandboxSettings",
+    "TimeControl",
+    "TournamentConfig",
+    "WORKERS",
+    "check_command",
+    "command_folder",
+    "module_folder",
+    "program_name",
+    "resolve_command",
+    "parse_config", "load_config", "parse_value", "apply_override", "dump_effective",
+    "expand_placeholders", "default_fillers", "DEFAULT_FILLER", "DEFAULT_FILLER_NAME",
+]

@@ -22,13 +22,13 @@ from tournament.config import (
     Limits,
     SandboxSettings,
     TimeControl,
-    _Checker,
     _failures_section,
     _game_section,
     _limits_section,
     _sandbox_section,
     _time_section,
 )
+from tournament.validate import Checker
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -108,7 +108,7 @@ def default_database(folder: Path) -> str:
 
 def parse_league(doc: dict[str, Any], folder: Path, source: str = LEAGUE_FILE) -> LeagueConfig:
     folder = folder.resolve()
-    c = _Checker()
+    c = Checker()
     c.unknown_keys(doc, TOP_KEYS, "")
     lt = c.table(doc, "league")
     c.unknown_keys(lt, LEAGUE_KEYS, "league")
@@ -157,7 +157,7 @@ def parse_league(doc: dict[str, Any], folder: Path, source: str = LEAGUE_FILE) -
                         port=port, raw=doc)
 
 
-def _check_players(c: _Checker, players: int) -> None:
+def _check_players(c: Checker, players: int) -> None:
     # A table seats one version of each of `players` bots and plays every seating of each deal:
     # players! games per deal, which past six seats is no longer a table one waits for.
     if players > 6:
@@ -165,7 +165,7 @@ def _check_players(c: _Checker, players: int) -> None:
                                 f"{players} seats); at most 6 seats, got {players}")
 
 
-def _runtimes_section(c: _Checker, doc: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+def _runtimes_section(c: Checker, doc: dict[str, Any]) -> dict[str, tuple[str, ...]]:
     """``[runtimes]``: name = [words put before a bot's command]; ``{python}`` is this interpreter."""
     raw = doc.get("runtimes", DEFAULT_RUNTIMES)
     if not isinstance(raw, dict):

@@ -33,11 +33,12 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from tournament.compliance import ComplianceReport, run_compliance
-from tournament.config import ConfigError, _Checker, resolve_command
+from tournament.config import ConfigError, resolve_command
 from tournament.league.authors import LeagueError, author_of_token, check_name
 from tournament.league.config import LeagueConfig, SubmissionLimits
 from tournament.league.db import Bot, Submission, Version, now
 from tournament.league.league import BOTS_DIR, UPLOADS_DIR, League
+from tournament.validate import Checker
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -214,7 +215,7 @@ def read_bot_file(folder: Path, config: LeagueConfig) -> BotFile:
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError([f"not valid TOML: {exc}"], BOT_FILE) from None
-    c = _Checker()
+    c = Checker()
     c.unknown_keys(doc, BOT_KEYS, "")
     name = c.string(doc, "name", "", None, required=True)
     if name is not None:
