@@ -280,10 +280,9 @@ def _stop_section(c: Checker, doc: dict[str, Any], fmt: str) -> SprtSpec | None:
                              f"format is {fmt!r}")
         return None
     try:
-        return SprtSpec.from_toml(table)
+        return SprtSpec.from_toml(table, prefix="stop.sprt")
     except SprtSpecError as exc:
-        for problem in exc.problems:
-            c.error(f"stop.sprt.{problem.split(':', 1)[0]}", problem.split(":", 1)[1].strip())
+        c.problems += exc.problems
         return None
 
 

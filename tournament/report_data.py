@@ -24,7 +24,8 @@ from tournament.ratings import BotStanding, _Tally
 from tournament.results import MANIFEST_FILE, RESULTS_FILE, ResultsFile, ResumeError, checked_records
 from tournament.schedule import candidates_of, paired_rotations
 from tournament.sequential import SPRT_FILE
-from tournament.sprt import SprtSpec, SprtStatus
+from tournament.sprt import SprtSpec, SprtSpecError, SprtStatus
+from tournament.validate import Checker
 
 ENVIRONMENT_FILE = "environment.json"
 SUMMARY_FILE = "summary.json"
@@ -211,50 +212,58 @@ class SprtRecord:
     stopped_early: bool
 
 
-def _count(doc: dict[str, Any], key: str) -> int:
-    value = doc[key]
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"{key}: must be a count (an integer >= 0), got {value!r}")
-    return value
-
-
 def read_sprt(run: Path) -> SprtRecord | None:
     """The run's ``sprt.json``, or None when it has none (no sequential test ran).  A file that is
-    not what the runner writes is a ReportError naming what is wrong."""
+    not what the runner writes is a ReportError naming every problem under its key
+    (tournament/validate.py, as a config's are)."""
     path = run / SPRT_FILE
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return None
+    unlike = f"{path}: not the sequential test the runner writes"
     try:
         doc = json.loads(text)
-        if not isinstance(doc, dict):
-            raise ValueError("not a JSON object")
-        spec = SprtSpec.from_toml(doc["spec"])
-        status = SprtStatus.from_dict(doc["status"])
-        candidates = doc["candidates"]
-        if not (isinstance(candidates, list) and len(candidates) == 2 and all(isinstance(c, str) for c in candidates)):
-            raise ValueError(f"candidates: must be the names of A and B, got {candidates!r}")
-        stopped_early = doc["stopped_early"]
-        if not isinstance(stopped_early, bool):
-            raise ValueError(f"stopped_early: must be true or false, got {stopped_early!r}")
-        record = SprtRecord(spec, status, (candidates[0], candidates[1]), _count(doc, "deals"), _count(doc, "pairs"),
-                            _count(doc, "games_played"), stopped_early)
-        if status.samples != record.deals:
-            raise ValueError(f"status.samples is {status.samples} and deals {record.deals}: the samples of the test "
-                             f"are deals")
+    except ValueError as exc:
+        raise ReportError(f"{unlike}: not JSON ({exc})") from None
+    if not isinstance(doc, dict):
+        raise ReportError(f"{unlike}: not a JSON object")
+    c = Checker()
+    spec_table = c.table(doc, "spec", required=True)
+    status_table = c.table(doc, "status", required=True)
+    candidates = c.strings(doc, "candidates", "", count=2, required=True)
+    stopped_early = c.boolean(doc, "stopped_early", "", False, required=True)
+    deals = c.integer(doc, "deals", "", None, minimum=0, required=True)
+    pairs = c.integer(doc, "pairs", "", None, minimum=0, required=True)
+    games_played = c.integer(doc, "games_played", "", None, minimum=0, required=True)
+    spec = status = None
+    if spec_table:
+        try:
+            spec = SprtSpec.from_toml(spec_table, prefix="spec")
+        except SprtSpecError as exc:
+            c.problems += exc.problems
+    if status_table:
+        try:
+            status = SprtStatus.from_dict(status_table)
+        except KeyError as exc:
+            c.error(f"status.{exc.args[0]}", "missing")
+        except (ValueError, TypeError) as exc:
+            c.error("status", str(exc))
+    if status is not None and deals is not None:
+        if status.samples != deals:
+            c.error("status.samples", f"is {status.samples} and deals {deals}: the samples of the test are deals")
         if (status.decision is None) != (status.decided_at is None) or not (
                 status.decided_at is None or 1 <= status.decided_at <= status.samples):
-            raise ValueError(f"status.decision {status.decision!r} with decided_at {status.decided_at!r}: a decision "
-                             f"is taken after a number of samples, at most the {status.samples} there are")
+            c.error("status.decided_at", f"{status.decided_at!r} with decision {status.decision!r}: a decision is "
+                                         f"taken after a number of samples, at most the {status.samples} there are")
         if status.llr_path is not None and len(status.llr_path) != status.samples:
-            raise ValueError(f"status.llr_path holds {len(status.llr_path)} values for {status.samples} samples "
-                             f"(the LLR after each sample)")
-    except KeyError as exc:
-        raise ReportError(f"{path}: not the sequential test the runner writes: no {exc.args[0]!r}") from None
-    except (ValueError, TypeError) as exc:
-        raise ReportError(f"{path}: not the sequential test the runner writes: {exc}") from None
-    return record
+            c.error("status.llr_path", f"holds {len(status.llr_path)} values for {status.samples} samples (the LLR "
+                                       f"after each sample)")
+    if c.problems:
+        raise ReportError(f"{unlike}: " + "; ".join(c.problems))
+    assert spec is not None and status is not None and candidates is not None
+    assert deals is not None and pairs is not None and games_played is not None
+    return SprtRecord(spec, status, (candidates[0], candidates[1]), deals, pairs, games_played, stopped_early)
 
 
 # ---- aggregation ---------------------------------------------------------------------------

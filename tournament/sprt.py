@@ -33,6 +33,8 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
+from tournament.validate import Checker, join
+
 Decision = Literal["H0", "H1"]
 DECISIONS: tuple[Decision, ...] = ("H0", "H1")
 
@@ -119,30 +121,23 @@ class SprtSpec:
         return math.log((1.0 - self.beta) / self.alpha)
 
     @classmethod
-    def from_toml(cls, table: Mapping[str, Any]) -> SprtSpec:
+    def from_toml(cls, table: Mapping[str, Any], prefix: str = "") -> SprtSpec:
         """The spec of a TOML table such as ``{ m0 = 0, m1 = 2, alpha = 0.05, beta = 0.05 }``:
         m0 and m1 are required, the others default.  Every problem of the table is reported in
-        one :class:`SprtSpecError` (unknown keys by name, wrong types, values out of range)."""
-        problems = []
-        for key in table:
-            if key not in SPEC_KEYS:
-                problems.append(f"{key}: unknown key; allowed here: {', '.join(SPEC_KEYS)}")
-        values: dict[str, float | int] = {}
-        for key in SPEC_KEYS:
-            if key not in table:
-                if key in ("m0", "m1"):
-                    problems.append(f"{key}: missing (a number, in the units of the margins A - B)")
-                continue
-            value = table[key]
-            if key == "min_samples":
-                if isinstance(value, bool) or not isinstance(value, int):
-                    problems.append(f"{key}: must be an integer, got {_type_name(value)} {value!r}")
-                    continue
-            elif isinstance(value, bool) or not isinstance(value, (int, float)):
-                problems.append(f"{key}: must be a number, got {_type_name(value)} {value!r}")
-                continue
-            values[key] = value
-        problems += _range_problems(values)
+        one :class:`SprtSpecError` (unknown keys by name, wrong types, values out of range), each
+        under its key, after ``prefix`` (``stop.sprt``) when given: tournament/validate.py."""
+        c = Checker()
+        given = dict(table)
+        c.unknown_keys(given, SPEC_KEYS, prefix)
+        what = "a number, in the units of the margins A - B"
+        read: dict[str, float | int | None] = {
+            "m0": c.number(given, "m0", prefix, None, minimum=None, required=what),
+            "m1": c.number(given, "m1", prefix, None, minimum=None, required=what),
+            "alpha": c.number(given, "alpha", prefix, None, minimum=None),
+            "beta": c.number(given, "beta", prefix, None, minimum=None),
+            "min_samples": c.integer(given, "min_samples", prefix, None)}
+        values = {key: value for key, value in read.items() if value is not None}
+        problems = c.problems + [join(prefix, problem) for problem in _range_problems(values)]
         if problems:
             raise SprtSpecError(problems)
         return cls(m0=float(values["m0"]), m1=float(values["m1"]),
@@ -152,11 +147,6 @@ class SprtSpec:
     def to_dict(self) -> dict[str, float | int]:
         """Every field, defaults included: ``SprtSpec.from_toml(spec.to_dict()) == spec``."""
         return dataclasses.asdict(self)
-
-
-def _type_name(value: object) -> str:
-    return {bool: "a boolean", int: "an integer", float: "a float", str: "a string", list: "an array",
-            dict: "a table"}.get(type(value), type(value).__name__)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -298,9 +298,9 @@ def test_a_report_while_the_run_writes_its_records(run):
     ("summary.json", lambda text: text[: len(text) // 2], "summary.json: not JSON"),
     (SPRT_FILE, lambda text: text[: len(text) // 2], "sprt.json: not the sequential test the runner writes"),
     (SPRT_FILE, lambda text: json.dumps({k: v for k, v in json.loads(text).items() if k != "status"}),
-     "no 'status'"),
+     "status: missing (a table)"),
     (SPRT_FILE, lambda text: json.dumps({**json.loads(text), "deals": 3}),
-     "status.samples is 8 and deals 3: the samples of the test are deals"),
+     "status.samples: is 8 and deals 3: the samples of the test are deals"),
 ])
 def test_a_file_that_cannot_be_read_is_a_report_error(run, name, damage, message):
     write_sprt(run, SprtSpec(m0=-1, m1=1, min_samples=4), deal_margins(run))
