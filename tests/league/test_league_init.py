@@ -7,19 +7,24 @@ import hashlib
 import sqlite3
 import subprocess
 import sys
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import inspect, select, text
 from sqlalchemy.orm import Session
 
 from tournament.config import ConfigError
 from tournament.league.authors import LeagueError, add_author, author_of_token
 from tournament.league.config import load_league, parse_league
-from tournament.league.db import Author
+from tournament.league.db import Author, Version, make_engine
 from tournament.league.league import init_league, open_league
 
 #: The installed command, as a person runs it (its entry points are those of the installed package).
+#: The newest revision of the schema (tournament/league/migrations/versions/).
+HEAD = "0002"
 TRICKCORE = [str(Path(sys.executable).parent / "trickcore")]
 
 
@@ -31,7 +36,7 @@ def test_init_writes_a_league_that_loads_and_a_database_at_the_newest_schema(tmp
     assert config.database == f"sqlite:///{(tmp_path / 'lg' / 'league.db').resolve()}"
     with sqlite3.connect(tmp_path / "lg" / "league.db") as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [("0001",)]
+        assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [(HEAD,)]
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"authors", "bots", "versions", "submissions", "league_tables", "games", "ratings"} <= tables
     with pytest.raises(ConfigError, match="holds a league already"):
@@ -45,6 +50,39 @@ def test_migrations_run_on_start_on_a_database_without_the_schema(tmp_path: Path
     opened = open_league(tmp_path / "lg")  # an empty database: the migrations make the schema again
     try:
         assert "versions" in inspect(opened.engine).get_table_names()
+    finally:
+        opened.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_database_of_the_first_schema_is_migrated_with_its_rows(tmp_path: Path, backend: str,
+                                                                  request: pytest.FixtureRequest) -> None:
+    """A league made before versions had options: its rows stay, each version gets no options."""
+    database = request.getfixturevalue("postgres_database") if backend == "postgresql" else None
+    init_league(tmp_path / "lg", "klaberjass", 2, database).close()
+    config = load_league(tmp_path / "lg")
+    engine = make_engine(config.database)
+    alembic = Config()
+    alembic.set_main_option("script_location", str(files("tournament.league").joinpath("migrations")))
+    with engine.begin() as connection:
+        alembic.attributes["connection"] = connection
+        command.downgrade(alembic, "0001")
+    with engine.begin() as connection:
+        assert "options" not in {c["name"] for c in inspect(connection).get_columns("versions")}
+        connection.execute(text("INSERT INTO authors (id, name, token_hash, created) "
+                                "VALUES (1, 'a', 'x', '2026-01-01')"))
+        connection.execute(text("INSERT INTO bots (id, author_id, name, banned, withdrawn, created) "
+                                "VALUES (1, 1, 'old', false, false, '2026-01-01')"))
+        connection.execute(text("INSERT INTO versions (id, bot_id, number, folder, command, runtime, active, mu, "
+                                "sigma, games, faults, created) VALUES (1, 1, 1, 'bots/old/v1', '[\"bot.py\"]', "
+                                "'python', true, 30.5, 2.5, 7, 0, '2026-01-01')"))
+    engine.dispose()
+    opened = open_league(tmp_path / "lg")  # migrated on start
+    try:
+        with Session(opened.engine) as session:
+            (version,) = session.scalars(select(Version)).all()
+            assert (version.options, version.mu, version.games, version.command) == ({}, 30.5, 7, ["bot.py"])
+            assert session.execute(text("SELECT version_num FROM alembic_version")).scalar() == HEAD
     finally:
         opened.close()
 
@@ -124,7 +162,7 @@ def test_a_league_on_postgresql(tmp_path: Path, postgres_database: str) -> None:
         with Session(league.engine) as session:
             assert author_of_token(session, token).name == "alice"
             assert session.scalars(select(Author.name)).all() == ["alice"]
-            assert session.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+            assert session.execute(text("SELECT version_num FROM alembic_version")).scalar() == HEAD
     finally:
         league.close()
     reopened = open_league(tmp_path / "lg")  # league.toml names the database; migrating again changes nothing

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from tournament.league.authors import LeagueError, add_author
 from tournament.league.config import LEAGUE_FILE
-from tournament.league.db import Submission, Version
+from tournament.league.db import LeagueTable, Submission, Version
 from tournament.league.league import League, init_league, open_league
 from tournament.league.submit import ArchiveRefused, unpack
 
@@ -263,3 +263,24 @@ def test_submit_on_the_command_line(tmp_path: Path) -> None:
     refused = subprocess.run([*TRICKCORE, "league", "submit", str(folder), "--token", token, str(bad)],
                              capture_output=True, text=True)
     assert refused.returncode == 1 and refused.stdout.startswith("refused\n'../x' leads out")
+
+
+def test_bot_options_from_bot_toml_reach_the_check_and_the_tables(league: League, tmp_path: Path) -> None:
+    from tournament.league.scheduler import form_table, seats, table_config_doc
+    from tournament.league.submit import submit
+
+    token = add_author(league.engine, "alice")
+    random_bot = (ROOT / "tournament" / "bots" / "random_bot.py").read_bytes()
+    for name, seed in (("seven", 7), ("eight", 8), ("nine", 9)):
+        toml = f'name = "{name}"\nruntime = "python"\ncommand = ["bot.py"]\noptions = {{ seed = {seed} }}\n'
+        outcome = submit(league, token, write(tmp_path, bot_archive(bot=random_bot, toml=toml.encode())))
+        assert outcome.accepted, outcome.report
+    with Session(league.engine) as session:
+        assert [v.options for v in session.scalars(select(Version).order_by(Version.id))] == [
+            {"seed": 7}, {"seed": 8}, {"seed": 9}]
+        table = session.get_one(LeagueTable, form_table(league))
+        doc = table_config_doc(league, table.id, seats(league, table, session))
+    assert sorted(b["options"]["seed"] for b in doc["bots"]) == [7, 8, 9]
+    bad = b'name = "bad"\nruntime = "python"\ncommand = ["bot.py"]\noptions = { seed = [1] }\n'
+    refused = submit(league, token, write(tmp_path, bot_archive(bot=random_bot, toml=bad)))
+    assert not refused.accepted and "options.seed: must be a number, a string or true/false" in refused.report

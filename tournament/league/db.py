@@ -73,6 +73,7 @@ class Version(Base):
     folder: Mapped[str] = mapped_column(Text)  # its files, relative to the league's folder
     command: Mapped[list[str]] = mapped_column(JSON)  # as the tables run it, relative to its folder
     runtime: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # its bot.toml's, set before each game
     active: Mapped[bool] = mapped_column(Boolean, default=True)  # the one version of its bot that plays
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)

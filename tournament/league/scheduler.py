@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,7 @@ class Seat:
     name: str  # the bot's name at the table: <bot>-v<number>
     command: tuple[str, ...]
     folder: str
+    options: dict[str, Any]
 
 
 def table_folder(league: League, table_id: int) -> Path:
@@ -96,12 +98,13 @@ def seats(league: League, table: LeagueTable, session: Session) -> list[Seat]:
         bot = session.get_one(Bot, version.bot_id)
         folder = league.folder / version.folder
         out.append(Seat(version_id, f"{bot.name}-v{version.number}",
-                        bot_command(league.config, folder, version.runtime, version.command), str(folder)))
+                        bot_command(league.config, folder, version.runtime, version.command), str(folder),
+                        dict(version.options)))
     return out
 
 
 def table_config_doc(league: League, table_id: int, table_seats: Sequence[Seat]) -> dict[str, Any]:
-    bots = [{"name": s.name, "command": list(s.command), "cwd": s.folder} for s in table_seats]
+    bots = [{"name": s.name, "command": list(s.command), "cwd": s.folder, "options": s.options} for s in table_seats]
     return league.config.table_doc(f"{league.config.name}-table-{table_id}", table_folder(league, table_id), bots)
 
 
@@ -213,6 +216,7 @@ class Scheduler:
         self.errors: list[str] = []
         self.interrupted = False
         self.current: int | None = None  # the table playing now
+        self.play_s = 0.0  # wall time inside the tables' runs; the rest is the league's own
 
     def run(self) -> None:
         with Session(self.league.engine) as session:
@@ -227,7 +231,9 @@ class Scheduler:
                 continue
             self.current = table_id
             for _ in range(ATTEMPTS):
+                started = time.perf_counter()
                 summary = play_table(self.league, table_id)
+                self.play_s += time.perf_counter() - started
                 if summary.interrupted:
                     self.interrupted = True
                     return

@@ -47,7 +47,7 @@ else:  # Python 3.10: the same parser, as a package
 
 MB = 1 << 20
 BOT_FILE = "bot.toml"
-BOT_KEYS = ("name", "command", "runtime")
+BOT_KEYS = ("name", "command", "runtime", "options")
 _CHUNK = 1 << 16
 
 
@@ -203,6 +203,7 @@ class BotFile:
     name: str
     command: tuple[str, ...]  # the bot's own words, relative to its folder
     runtime: str
+    options: dict[str, Any]  # set with setoption before each game, as a tournament's bot options are
 
 
 def read_bot_file(folder: Path, config: LeagueConfig) -> BotFile:
@@ -239,10 +240,14 @@ def read_bot_file(folder: Path, config: LeagueConfig) -> BotFile:
     if words and not (folder / words[0]).is_file():
         c.error("command", f"{words[0]!r}: no such file in the archive (the command's first word is the bot's "
                            f"script, or for the runtime 'native' its program)")
+    options = c.table(doc, "options")
+    for key, value in options.items():
+        if isinstance(value, (dict, list)) or not isinstance(key, str) or not key.strip():
+            c.error(f"options.{key}", f"must be a number, a string or true/false, got {value!r}")
     if c.problems:
         raise ConfigError(c.problems, BOT_FILE)
     assert name is not None and runtime is not None
-    return BotFile(name, tuple(words), runtime)
+    return BotFile(name, tuple(words), runtime, dict(options))
 
 
 def bot_command(config: LeagueConfig, folder: Path, runtime: str, words: list[str] | tuple[str, ...]
@@ -314,8 +319,8 @@ def _check_and_store(league: League, author_id: int, archive: Path, work: Path) 
         command = bot_command(config, root, bot_file.runtime, bot_file.command)
         report = run_compliance(list(command), game=config.game, players=config.players,
                                 games=config.submissions.compliance_games, startup_ms=config.time.startup_ms,
-                                decision_ms=config.time.decision_ms, out_dir=str(work / "compliance"),
-                                sandbox=config.sandbox.kind)
+                                decision_ms=config.time.decision_ms, options=bot_file.options,
+                                out_dir=str(work / "compliance"), sandbox=config.sandbox.kind)
     except (ArchiveRefused, ConfigError, LeagueError) as exc:
         return _record(league, author_id, bot_name, None, str(exc))
     text = format_report(report)
@@ -350,6 +355,7 @@ def _store(league: League, author_id: int, bot_file: BotFile, root: Path, report
             old.active = False
         bot.withdrawn = False
         version = Version(bot_id=bot.id, number=number, folder=str(folder), command=list(bot_file.command),
+                          options=bot_file.options,
                           runtime=bot_file.runtime, active=True, mu=config.rating.mu, sigma=config.rating.sigma)
         session.add(version)
         session.flush()
