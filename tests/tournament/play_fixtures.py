@@ -11,8 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from report_fixtures import card_pattern, strings
-
+from tests.tournament.report_fixtures import card_pattern, strings
 from tournament.play import PlaySession, play_config, serve
 
 

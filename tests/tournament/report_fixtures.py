@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import tomli_w
-from conftest import bot_cmd, mock
 
 import trickcore
+from tests.tournament.support import bot_cmd, mock
 
 FAST = {"startup_ms": 5000, "ready_ms": 2000, "decision_ms": 2000, "shutdown_ms": 200}
 

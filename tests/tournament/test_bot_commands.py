@@ -20,9 +20,9 @@ import aiohttp
 import pytest
 import tomli_w
 from click.testing import CliRunner
-from conftest import BOTS, HERE
 
 import trickcore
+from tests.tournament.support import BOTS, HERE
 from tournament.cli import compliance_command, match_command, tournament_command
 from tournament.config import check_command, command_folder, load_config, resolve_command
 from tournament.results import read_results

@@ -47,8 +47,8 @@ from pathlib import Path
 
 import pytest
 import tomli_w
-from conftest import BOTS, HERE, overlapping_games_of_a_deal
 
+from tests.tournament.support import BOTS, HERE, overlapping_games_of_a_deal
 from tournament.config import load_config
 from tournament.results import RESULTS_FILE
 from tournament.runner import RunSummary, run_tournament

@@ -13,9 +13,9 @@ import re
 import pytest
 import tomli_w
 from click.testing import CliRunner
-from conftest import bot_cmd, mock
-from report_fixtures import FAST
 
+from tests.tournament.report_fixtures import FAST
+from tests.tournament.support import bot_cmd, mock
 from tournament.cli import tournament_command
 from tournament.report import REPORT_FILE
 

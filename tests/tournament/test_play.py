@@ -23,10 +23,10 @@ from typing import Any
 import aiohttp
 import pytest
 from click.testing import CliRunner
-from play_fixtures import Server, finished_records
 
 import trickcore
-from conftest import mock
+from tests.tournament.play_fixtures import Server, finished_records
+from tests.tournament.support import mock
 from tournament.cli import replay_command
 
 

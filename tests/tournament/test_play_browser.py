@@ -16,8 +16,16 @@ import time
 from typing import Any
 
 import pytest
-from browser import Browser, missing_reason
-from play_fixtures import Server, finished_records, hidden_now, names, omniscient_tokens, tokens_of_frames
+
+from tests.tournament.browser import Browser, missing_reason
+from tests.tournament.play_fixtures import (
+    Server,
+    finished_records,
+    hidden_now,
+    names,
+    omniscient_tokens,
+    tokens_of_frames,
+)
 
 _MISSING = missing_reason()
 if _MISSING and os.environ.get("CI"):

@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import bot_cmd, quick_doc
 
+from tests.tournament.support import bot_cmd, quick_doc
 from tournament import sandbox
 from tournament.config import ConfigError, SandboxSettings, parse_config
 from tournament.report import write_report

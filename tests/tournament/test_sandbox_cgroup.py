@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BOTS, HERE
+from tests.tournament.support import BOTS, HERE
 from tournament import cgroups
 from tournament.config import ConfigError, SandboxSettings, parse_config
 from tournament.process import BotProcess

@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import BOTS, HERE
 
+from tests.tournament.support import BOTS, HERE
 from tournament.config import SandboxSettings, parse_config
 from tournament.results import read_results
 from tournament.runner import run_tournament

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BOTS
+from tests.tournament.support import BOTS
 from tournament.config import parse_config
 from tournament.results import read_results
 from tournament.runner import run_tournament

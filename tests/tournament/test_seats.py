@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import trickcore
-from conftest import UNSANDBOXED, bot_cmd
+from tests.tournament.support import UNSANDBOXED, bot_cmd
 from tournament.config import ConfigError, parse_config
 from tournament.match import Table
 from tournament.schedule import Job

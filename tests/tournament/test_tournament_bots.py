@@ -10,8 +10,8 @@ import time
 import types
 
 import pytest
-from conftest import BOTS, bot_cmd
 
+from tests.tournament.support import BOTS, bot_cmd
 from tournament.bots import heuristic_bot
 from tournament.process import BotProcess
 from trickcore.bot import Bot, Option, run

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import tempfile
 
-from conftest import bot_cmd, mock
-
+from tests.tournament.support import bot_cmd, mock
 from tournament.compliance import run_compliance
 
 

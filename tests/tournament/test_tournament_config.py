@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 import tomli_w
-from conftest import ROOT, bot_cmd, quick_doc
 
+from tests.tournament.support import ROOT, bot_cmd, quick_doc
 from tournament.config import ConfigError, dump_effective, load_config, parse_config
 from trickcore.game import GameConfigError
 from trickcore.games import get_game

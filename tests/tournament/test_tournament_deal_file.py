@@ -10,8 +10,8 @@ import json
 import pytest
 import tomli_w
 from click.testing import CliRunner
-from conftest import bot_cmd
 
+from tests.tournament.support import bot_cmd
 from tournament.config import ConfigError, load_config
 from tournament.results import MANIFEST_FILE, RESULTS_FILE, SECRET_FILE, ResumeError, read_results
 from tournament.runner import run_tournament

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 import tomli_w
 from click.testing import CliRunner
-from conftest import bot_cmd, quick_doc
 
+from tests.tournament.support import bot_cmd, quick_doc
 from tournament.cli import tournament_command
 from tournament.config import ConfigError, ExecutorConfig, load_config, parse_config
 from tournament.runner import format_throughput, node_throughput

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import bot_cmd, mock, quick_doc
 
+from tests.tournament.support import bot_cmd, mock, quick_doc
 from tournament.config import ConfigError, parse_config
 from tournament.results import read_results
 from tournament.runner import run_tournament

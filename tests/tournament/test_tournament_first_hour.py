@@ -7,8 +7,8 @@ from pathlib import Path
 
 import tomli_w
 from click.testing import CliRunner
-from conftest import bot_cmd, quick_doc
 
+from tests.tournament.support import bot_cmd, quick_doc
 from tournament.cli import compliance_command, tournament_command
 from tournament.results import RESULTS_FILE, read_results
 

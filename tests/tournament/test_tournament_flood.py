@@ -9,14 +9,14 @@ import subprocess
 import sys
 import textwrap
 
-from conftest import HERE
+from tests.tournament.support import ROOT
 
 # Runs in its own interpreter so that its peak memory (ru_maxrss) is the tournament's alone.
 SCRIPT = textwrap.dedent("""
     import resource, sys
-    sys.path.insert(0, {here!r})
-    from conftest import bot_cmd, mock, quick_doc
-    from toygame import register_toy_games
+    sys.path.insert(0, {root!r})
+    from tests.tournament.support import bot_cmd, mock, quick_doc
+    from tests.tournament.toygame import register_toy_games
     register_toy_games()
     from tournament.config import parse_config
     from tournament.runner import run_tournament
@@ -42,7 +42,7 @@ SCRIPT = textwrap.dedent("""
 
 def run(tmp_path, limit: int, deals: int, width: int) -> tuple[list[dict], int]:
     out = tmp_path / "out"
-    result = subprocess.run([sys.executable, "-c", SCRIPT.format(here=str(HERE)), str(out), str(limit), str(deals),
+    result = subprocess.run([sys.executable, "-c", SCRIPT.format(root=str(ROOT)), str(out), str(limit), str(deals),
                              str(width)], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     played, errors, peak_mb = map(int, result.stdout.split())

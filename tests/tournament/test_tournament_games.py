@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-from conftest import ROOT
 
+from tests.tournament.support import ROOT
 from tournament.cli import demo_standings_command
 from tournament.config import load_config
 from tournament.demos import demo_configs

@@ -11,8 +11,8 @@ import statistics
 import pytest
 import tomli_w
 from click.testing import CliRunner
-from conftest import bot_cmd, mock, quick_doc
 
+from tests.tournament.support import bot_cmd, mock, quick_doc
 from tournament.cli import margin_command, match_command, tournament_command
 from tournament.config import ConfigError, load_config, parse_config
 from tournament.paired import paired_margin

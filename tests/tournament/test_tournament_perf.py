@@ -9,8 +9,8 @@ import subprocess
 import sys
 
 import pytest
-from conftest import bot_cmd
 
+from tests.tournament.support import bot_cmd
 from tournament import wire
 from tournament.match import EventFeed
 from trickcore.checkout import bench_module
@@ -141,8 +141,7 @@ def test_wire_garbage_check():
 
 def test_no_history_rebuild_per_decision(tmp_path, monkeypatch):
     """``GameState.history`` is O(actions); calling it per decision made long games quadratic."""
-    from toygame import ToyState
-
+    from tests.tournament.toygame import ToyState
     from tournament.config import parse_config
     from tournament.runner import run_tournament
 

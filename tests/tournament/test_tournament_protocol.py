@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-from conftest import BOTS, ROOT, UNSANDBOXED, bot_cmd, mock, quick_doc
-
+from tests.tournament.support import BOTS, ROOT, UNSANDBOXED, bot_cmd, mock, quick_doc
 from tournament.config import parse_config
 from tournament.results import read_results
 from tournament.runner import run_tournament

@@ -20,8 +20,8 @@ import pytest
 import ray
 import tomli_w
 from click.testing import CliRunner
-from conftest import HERE, ROOT, UNSANDBOXED, bot_cmd, mock, overlapping_games_of_a_deal, quick_doc
 
+from tests.tournament.support import HERE, ROOT, UNSANDBOXED, bot_cmd, mock, overlapping_games_of_a_deal, quick_doc
 from tournament.cli import tournament_command
 from tournament.config import ConfigError, load_config, parse_config
 from tournament.results import RESULTS_FILE, comparable, read_results

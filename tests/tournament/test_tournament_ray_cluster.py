@@ -15,10 +15,10 @@ import time
 
 import pytest
 import ray
-from conftest import mock
 from ray.cluster_utils import Cluster
 from test_tournament_ray import by_job, doc, lines_by_job
 
+from tests.tournament.support import mock
 from tournament.config import parse_config
 from tournament.results import RESULTS_FILE, read_results
 from tournament.runner import run_tournament

@@ -15,8 +15,8 @@ import shutil
 import orjson
 import pytest
 from click.testing import CliRunner
-from conftest import bot_cmd, quick_doc
 
+from tests.tournament.support import bot_cmd, quick_doc
 from tournament.cli import replay_command
 from tournament.config import parse_config
 from tournament.report import ReportError, report_command, write_report

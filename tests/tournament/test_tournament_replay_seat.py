@@ -9,8 +9,8 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from conftest import UNSANDBOXED, mock
 
+from tests.tournament.support import UNSANDBOXED, mock
 from tournament.cli import replay_command
 from tournament.config import parse_config
 from tournament.results import RESULTS_FILE, read_results

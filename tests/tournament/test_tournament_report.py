@@ -12,8 +12,8 @@ import shutil
 import orjson
 import pytest
 from click.testing import CliRunner
-from report_fixtures import GAMES, hidden_cards, random_record, real_run, strings, write_config
 
+from tests.tournament.report_fixtures import GAMES, hidden_cards, random_record, real_run, strings, write_config
 from tournament.cli import replay_command, tournament_command
 from tournament.replay_html import build_replay
 from tournament.report import REPORT_FILE, report_command, write_report
@@ -219,7 +219,8 @@ def test_records_report_key(tmp_path):
     """``[records] report = false`` turns the report off like --no-report; the key may change on
     --resume (it changes no result), and a value that is not a boolean is named."""
     import tomli_w
-    from conftest import bot_cmd, quick_doc
+
+    from tests.tournament.support import bot_cmd, quick_doc
 
     doc = quick_doc([{"name": "a", "command": bot_cmd("random_bot.py")},
                      {"name": "b", "command": bot_cmd("example_bot.py")}], deals=2)

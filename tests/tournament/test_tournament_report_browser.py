@@ -12,9 +12,9 @@ import os
 import re
 
 import pytest
-from browser import Browser, missing_reason
-from report_fixtures import GAMES, card_pattern, hidden_cards, random_record, real_run
 
+from tests.tournament.browser import Browser, missing_reason
+from tests.tournament.report_fixtures import GAMES, card_pattern, hidden_cards, random_record, real_run
 from tournament.replay_html import write_replay
 from tournament.report import REPORT_FILE
 

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import bot_cmd, quick_doc
-from report_fixtures import real_run
 
+from tests.tournament.report_fixtures import real_run
+from tests.tournament.support import bot_cmd, quick_doc
 from tournament.config import parse_config
 from tournament.report import REPORT_FILE, report_command, write_report
 from tournament.report_data import SprtRecord

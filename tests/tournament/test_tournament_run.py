@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 import tomli_w
 from click.testing import CliRunner
-from conftest import HERE, ROOT, bot_cmd, mock, quick_doc
 
+from tests.tournament.support import HERE, ROOT, bot_cmd, mock, quick_doc
 from tournament.cli import compliance_command, match_command, tournament_command
 from tournament.config import load_config, parse_config
 from tournament.results import RESULTS_FILE, ResumeError, comparable, read_results

@@ -6,8 +6,8 @@ import itertools
 import math
 
 import pytest
-from conftest import bot_cmd, quick_doc
 
+from tests.tournament.support import bot_cmd, quick_doc
 from tournament.config import parse_config
 from tournament.schedule import build_schedule, deal_seed, master_key, seat_rotations
 

@@ -5,8 +5,8 @@ follows every game from its events alone (its stderr never reports falling back)
 from __future__ import annotations
 
 import pytest
-from conftest import bot_cmd
 
+from tests.tournament.support import bot_cmd
 from tournament.config import parse_config
 from tournament.results import read_results
 from tournament.runner import run_tournament
@@ -35,7 +35,7 @@ def test_search_bots_play_every_game(tmp_path, game, players, options):
 
 
 def test_the_documented_example_is_the_bundled_bot():
-    from conftest import BOTS
+    from tests.tournament.support import BOTS
     doc = (BOTS.parents[1] / "docs" / "search.md").read_text(encoding="utf-8")
     block = doc.split("### A 30-line bot", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
     assert block == (BOTS / "playout_bot.py").read_text(encoding="utf-8")

@@ -18,8 +18,8 @@ import time
 import pytest
 import tomli_w
 from click.testing import CliRunner
-from conftest import UNSANDBOXED, bot_cmd, mock, quick_doc
 
+from tests.tournament.support import UNSANDBOXED, bot_cmd, mock, quick_doc
 from tournament.cli import replay_command, tournament_command
 from tournament.config import ConfigError, load_config, parse_config
 from tournament.results import MANIFEST_FILE, RESULTS_FILE, SECRET_FILE, ResumeError, read_results

@@ -8,8 +8,8 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from conftest import bot_cmd, quick_doc
 
+from tests.tournament.support import bot_cmd, quick_doc
 from tournament.cli import margin_command, match_command
 from tournament.config import ConfigError, parse_config
 from tournament.paired import pair_rows, paired_margin

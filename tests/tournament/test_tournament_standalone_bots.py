@@ -10,8 +10,8 @@ import subprocess
 import sys
 
 import pytest
-from conftest import BOTS, ROOT, quick_doc
 
+from tests.tournament.support import BOTS, ROOT, quick_doc
 from tournament.compliance import run_compliance
 from tournament.config import parse_config
 from tournament.results import read_results

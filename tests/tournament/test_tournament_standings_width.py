@@ -5,8 +5,8 @@ a width, gets every column."""
 from __future__ import annotations
 
 from click.testing import CliRunner
-from conftest import bot_cmd
 
+from tests.tournament.support import bot_cmd
 from tournament.cli import match_command
 
 TITLES = ["#", "bot", "games", "score", "±95%", "rank", "win%", "mu±sigma", "faults", "forfeit", "think ms",

@@ -37,8 +37,7 @@ def test_readyok_echoes_the_first_word():
 def test_ids_and_tokens_count_per_process_from_one(tmp_path):
     """Request ids and isready tokens are positive integers counted per bot process: 1, 2, 3,
     ... across the games that process plays (docs/protocol.md section 2.6)."""
-    from conftest import UNSANDBOXED, mock, quick_doc
-
+    from tests.tournament.support import UNSANDBOXED, mock, quick_doc
     from tournament.config import parse_config
     from tournament.results import read_results
     from tournament.runner import run_tournament
@@ -61,8 +60,7 @@ def test_ids_and_tokens_count_per_process_from_one(tmp_path):
 def test_times_are_milliseconds_with_a_fraction_in_newgame_and_request(tmp_path):
     """settings.decision_ms / game_ms in newgame and time.decision_ms in a request are JSON
     numbers with a fraction (docs/protocol.md sections 2.4 and 2.6), whatever the TOML wrote."""
-    from conftest import UNSANDBOXED, mock, quick_doc
-
+    from tests.tournament.support import UNSANDBOXED, mock, quick_doc
     from tournament.config import parse_config
     from tournament.runner import run_tournament
 

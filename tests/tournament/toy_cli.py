@@ -3,10 +3,10 @@
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE.parents[1]), str(HERE)]
+# Run as a program: the checkout's root on the path, for the tests package's toy games.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from toygame import register_toy_games  # noqa: E402
+from tests.tournament.toygame import register_toy_games  # noqa: E402
 
 register_toy_games()
 
