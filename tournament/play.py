@@ -112,7 +112,7 @@ class PersonSeat:
         if mover != session.seat and session.pace > 0:
             # A bot's move, at a pace a person can follow; a completed trick stays a while longer.
             ended = session.last_trick_key != trick_before
-            if session.stop.wait(session.pace * (2 if ended else 1)):
+            if session.pause(session.pace * (2 if ended else 1)):
                 raise GameAborted()
         deal = state.deal_number()
         if deal != self.deal and not state.is_terminal():
@@ -163,6 +163,10 @@ class PlaySession:
         bots = [b.name for b in self.config.bots]
         return [PERSON if s == self.seat else bots[(s - (s > self.seat)) % len(bots)]
                 for s in range(self.config.players)]
+
+    def pause(self, seconds: float) -> bool:
+        """Wait ``seconds`` (the pace of the bots' moves); True if the session was stopped meanwhile."""
+        return self.stop.wait(seconds)
 
     # ---- the game thread ------------------------------------------------------------------
     def start(self) -> None:
