@@ -98,3 +98,40 @@ def test_a_played_table_is_rated_and_its_records_open_in_replay(league: League) 
                             str(table_folder(league, table_id) / "results.jsonl"), "--job", "t0-d0-s1"],
                            capture_output=True, text=True)
     assert shown.returncode == 0 and "klaberjass" in shown.stdout.lower(), shown.stderr
+
+
+def test_the_duplicate_margin_of_two_bots_over_their_deals(tmp_path: Path) -> None:
+    from tournament.league.config import LEAGUE_FILE
+    from tournament.league.league import open_league
+    from tournament.league.standings import duplicate_margin
+    from tournament.results import read_results
+
+    folder = tmp_path / "lg3"
+    init_league(folder, "klaberjass", 2).close()
+    text = (folder / LEAGUE_FILE).read_text().replace("deals_per_table = 1", "deals_per_table = 3")
+    (folder / LEAGUE_FILE).write_text(text)
+    opened = open_league(folder)
+    try:
+        assert opened.config.deals_per_table == 3
+        add_version(opened, "heuristic", 25, 25 / 3, 0, script="heuristic_bot.py")
+        add_version(opened, "random", 25, 25 / 3, 0)
+        with pytest.raises(ValueError, match="have not played a rated table together"):
+            duplicate_margin(opened, "heuristic", "random")
+        table_id = form_table(opened)
+        assert table_id is not None
+        play_table(opened, table_id)
+        rate_table(opened, table_id)
+        records = read_results(table_folder(opened, table_id))
+        by_deal: dict[int, dict[str, list[float]]] = {}
+        for record in records:
+            for seat, name in enumerate(record["bots"]):
+                by_deal.setdefault(record["deal"], {}).setdefault(name, []).append(record["scores"][seat])
+        diffs = [sum(s["heuristic-v1"]) / len(s["heuristic-v1"]) - sum(s["random-v1"]) / len(s["random-v1"])
+                 for s in by_deal.values()]
+        ahead = duplicate_margin(opened, "heuristic", "random")
+        behind = duplicate_margin(opened, "random", "heuristic")
+        assert ahead.groups == len(diffs) == 3
+        assert ahead.mean == pytest.approx(sum(diffs) / 3) and behind.mean == pytest.approx(-ahead.mean)
+        assert ahead.ci95 is not None and ahead.ci95 == pytest.approx(behind.ci95)
+    finally:
+        opened.close()

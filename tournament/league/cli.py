@@ -289,3 +289,27 @@ def standings_command(folder: str, include_inactive: bool) -> None:
     finally:
         opened.close()
     click.echo(format_leaderboard(rows, width=shutil.get_terminal_size((120, 24)).columns))
+
+
+@league.command("margin")
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.argument("first")
+@click.argument("second")
+def margin_command(folder: str, first: str, second: str) -> None:
+    """FIRST's score margin over SECOND per duplicate deal, with its 95% interval, over the rated
+    tables where both played (any of their versions)."""
+    from tournament.league.standings import duplicate_margin
+
+    opened = _open(folder)
+    try:
+        result = duplicate_margin(opened, first, second)
+    except ValueError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    finally:
+        opened.close()
+    interval = f" ± {result.ci95:.2f} (95%)" if result.ci95 is not None else " (one deal: no interval)"
+    verdict = ("" if result.ci95 is None else f"; {first if result.mean > 0 else second} is better"
+               if result.excludes_zero else "; the interval holds 0: no difference shown")
+    deals = f"{result.groups} deal{'s' if result.groups != 1 else ''}"
+    click.echo(f"{first} - {second}: {result.mean:+.2f}{interval} points per deal over {deals}{verdict}")

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from tournament.league.db import Author, Bot, Version
 from tournament.league.league import League
+from tournament.ratings import Margin
 
 #: The interval shown with a rating: mu ± 2 sigma, about 95% under the model's normal belief.
 INTERVAL_SIGMAS = 2.0
@@ -61,3 +62,32 @@ def format_leaderboard(rows: list[Row], width: int | None = None) -> str:
              r.last_game.strftime("%Y-%m-%d %H:%M") if r.last_game else "-"] for r in rows]
     return tables.render(["rank", "bot", "version", "rating ± interval", "games", "faults", "author", "last game"],
                          body, right=(0, 2, 4, 5), width=width, optional=(7, 6, 5))
+
+
+def duplicate_margin(league: League, first: str, second: str) -> Margin:
+    """How far ``first``'s score per deal lies above ``second``'s, over the deals of every rated
+    table where a version of each played: per deal, the difference of their mean scores over
+    the deal's seatings (the same cards at every seat, so the cards' luck cancels), with a 95%
+    interval over the deals (tournament.ratings.margin).  ValueError when they never met."""
+    from tournament.config import parse_config
+    from tournament.league.db import LeagueTable
+    from tournament.league.scheduler import seats, table_config_doc, table_folder
+    from tournament.ratings import deal_rows, margin
+    from tournament.results import read_results
+
+    rows = []
+    with Session(league.engine) as session:
+        tables = session.scalars(select(LeagueTable).where(LeagueTable.state == "rated")
+                                 .order_by(LeagueTable.rated_seq)).all()
+        for table in tables:
+            table_seats = seats(league, table, session)
+            names = {s.name.rsplit("-v", 1)[0]: s.name for s in table_seats}
+            if first not in names or second not in names:
+                continue
+            config = parse_config(table_config_doc(league, table.id, table_seats), f"table {table.id}")
+            for row in deal_rows(config, read_results(table_folder(league, table.id))):
+                scores = row["mean_scores"]
+                rows.append({"mean_scores": {first: scores[names[first]], second: scores[names[second]]}})
+    if not rows:
+        raise ValueError(f"{first} and {second} have not played a rated table together")
+    return margin(rows, first)
