@@ -27,7 +27,7 @@ from tournament import wire
 from tournament.config import TournamentConfig
 from tournament.schedule import Job
 from tournament.seats import Decision, Player
-from tournament.session import BotFault, BotSession
+from tournament.session import BotFault, BotSession, close_all
 from trickcore.game import GameState, IllegalActionError, competition_ranks
 from trickcore.games import new_game
 
@@ -180,8 +180,7 @@ class Table:
         return files
 
     def close(self) -> None:
-        for session in self.sessions.values():
-            session.close()
+        close_all(self.sessions.values())
         self.sessions.clear()
 
     # ---- sessions -----------------------------------------------------------------
@@ -189,6 +188,7 @@ class Table:
         """Seat a session for every bot of the game: reuse the table's processes where allowed,
         start the others (in parallel) and read their handshakes."""
         wanted = set(game.job.bots)
+        leaving = []
         for name in list(self.sessions):
             session = self.sessions[name]
             # Keep a process only if this game seats it and it may be reused; a table thereby
@@ -196,8 +196,8 @@ class Table:
             # (duplicate seatings, another lineup): it could remember every hand of it.
             if (name not in wanted or not session.alive() or self.config.bot(name).restart == "game"
                     or game.job.seed in session.deals_played):
-                session.close()
-                del self.sessions[name]
+                leaving.append(self.sessions.pop(name))
+        close_all(leaving)
         fresh: list[int] = []
         for seat, st in enumerate(game.seats):
             if st.player is not None:  # a person's seat (GameRun seats them): no process
