@@ -214,9 +214,12 @@ def _interrupt(signum: int, frame: FrameType | None) -> NoReturn:
 @click.option("--host", help="Address the page listens on (default: [server] host, the loopback address).")
 @click.option("--port", type=click.IntRange(0, 65535), help="Port of the page (default: [server] port; 0: a free one).")
 @click.option("--no-web", is_flag=True, help="Play tables only, without the page.")
+@click.option("--ray", "ray_address", metavar="ADDRESS",
+              help='Play the tables on a Ray cluster, as tournaments do ("auto", HOST:PORT, or "" for a Ray '
+                   'of this machine; docs/tournament.md, "Running on a cluster").')
 @click.option("-q", "--quiet", is_flag=True, help="No line per table.")
 def serve_command(folder: str, max_tables: int | None, host: str | None, port: int | None, no_web: bool,
-                  quiet: bool) -> None:
+                  ray_address: str | None, quiet: bool) -> None:
     """Serve the league's page and play tables continuously: each seats the bots that most need
     games (new bots first, then the widest intervals, opponents near in rating) and plays
     duplicate deals; it is rated when complete.  Ctrl-C or SIGTERM stops it; every finished game
@@ -226,6 +229,8 @@ def serve_command(folder: str, max_tables: int | None, host: str | None, port: i
     from tournament.league.web import LeagueSite, ServerThread
 
     opened = _open(folder)
+    if ray_address is not None:
+        opened.executor = {"kind": "ray", "address": ray_address}
 
     def rated(table_id: int) -> None:
         if not quiet:

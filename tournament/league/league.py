@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
@@ -30,6 +31,9 @@ UPLOADS_DIR = "uploads"  # <league>/uploads/: archives while they are checked
 class League:
     config: LeagueConfig
     engine: Engine
+    # Where the tables run: a tournament config's [executor] table (None: on this machine);
+    # ``serve --ray ADDRESS`` puts them on a Ray cluster.
+    executor: dict[str, Any] | None = None
 
     @property
     def folder(self) -> Path:

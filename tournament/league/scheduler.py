@@ -105,7 +105,10 @@ def seats(league: League, table: LeagueTable, session: Session) -> list[Seat]:
 
 def table_config_doc(league: League, table_id: int, table_seats: Sequence[Seat]) -> dict[str, Any]:
     bots = [{"name": s.name, "command": list(s.command), "cwd": s.folder, "options": s.options} for s in table_seats]
-    return league.config.table_doc(f"{league.config.name}-table-{table_id}", table_folder(league, table_id), bots)
+    doc = league.config.table_doc(f"{league.config.name}-table-{table_id}", table_folder(league, table_id), bots)
+    if league.executor is not None:
+        doc["executor"] = dict(league.executor)
+    return doc
 
 
 def play_table(league: League, table_id: int) -> RunSummary:
