@@ -60,9 +60,44 @@ return out;
 """
 
 
+#: What is out of place on the page at 1280x720: a seat, a trick card or a card of the hand
+#: outside the window, a trick card covered by something else (a seat's panel), a card of the
+#: hand drawn dimmed (the hand stays readable when its cards are not the options, at a bid), a
+#: seat not drawn, or a page that scrolls.
+LAYOUT = """
+const W = innerWidth, H = innerHeight, out = [];
+const inside = (e, what) => {
+  const r = e.getBoundingClientRect();
+  if (r.left < 0 || r.top < 0 || r.right > W || r.bottom > H)
+    out.push(`${what} outside the window: ${[r.left, r.top, r.right, r.bottom].map(Math.round)}`);
+};
+const seats = document.querySelectorAll("#seats .seat");
+if (seats.length !== N) out.push(`${seats.length} seats drawn of ${N}`);
+seats.forEach(e => inside(e, e.id));
+document.querySelectorAll("#trick .play .card").forEach(e => {
+  inside(e, "trick card " + e.dataset.card);
+  const r = e.getBoundingClientRect();
+  const top = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+  if (!top || !e.contains(top))
+    out.push(`trick card ${e.dataset.card} covered by ${top ? top.className || top.id : "nothing"}`);
+});
+document.querySelectorAll("#hand .card").forEach(e => {
+  inside(e, "hand card " + e.dataset.card);
+  if (getComputedStyle(e).opacity !== "1") out.push(`hand card ${e.dataset.card} dimmed`);
+});
+const page = document.documentElement;
+if (page.scrollHeight > H || page.scrollWidth > W)
+  out.push(`the page scrolls: ${page.scrollWidth}x${page.scrollHeight}`);
+return out;
+"""
+
+
 @pytest.fixture(scope="module")
 def browser():
     b = Browser(websockets=True)
+    # The page's own size (the window's less the browser's bars): the smallest screen it is made for.
+    b.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                             {"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": False})
     yield b
     b.close()
 
@@ -88,6 +123,11 @@ class Person:
             assert state not in ("closed", "taken"), f"the page says {state}"
             time.sleep(0.005)
         raise AssertionError("the page did not come to a decision in time")
+
+    def check_layout(self) -> None:
+        """Every seat, the trick and the hand are on the screen, none hidden, the hand not dimmed."""
+        wrong = self.b.js(LAYOUT)
+        assert not wrong, f"at {self.b.js('return [state, decision]')}: {wrong}"
 
     def check_shown(self) -> None:
         """Nothing the page shows or was sent is a card hidden from the seat now."""
@@ -129,6 +169,7 @@ class Person:
             state, legal = self.wait()
             if check:
                 self.check_shown()
+                self.check_layout()
             self.trick_won_shown |= "won by" in self.b.js("return document.getElementById('trick').textContent")
             if state == "ask":
                 assert legal, "a decision without options"
@@ -156,6 +197,7 @@ def test_a_whole_game_by_clicking(browser, tmp_path, game, players, seat, option
         # would fail the check the page passes.
         state, legal = person.wait()
         person.check_shown()
+        person.check_layout()
         game = server.session.state
         assert game is not None
         assert omniscient_tokens(game) & hidden_now(game, seat), "the organiser's view shows hidden cards"

@@ -138,6 +138,7 @@ function render() {
   status.dataset.state = state;
   status.dataset.seq = String(seq);
   status.textContent = statusText();
+  renderTableInfo();
   renderTrick();
   renderSeats();
   renderHand();
@@ -155,62 +156,135 @@ function statusText() {
   if (view && typeof view.to_move === "number" && view.to_move >= 0) return `Waiting for ${seatName(view.to_move)}…`;
   return "Waiting…";
 }
+/* Where seat ``s`` sits, in per cent of the felt: the person at the bottom, the others in
+   playing order clockwise (the next seat on the person's left); ``reach`` 1 is the seat's own
+   place, less is toward the middle (where its trick card lies). */
+function placeOf(s, reach) {
+  const angle = 2 * Math.PI * (((s - ME) % N + N) % N) / N;
+  return {x: 50 - 48 * reach * Math.sin(angle), y: 50 + 48 * reach * Math.cos(angle)};
+}
+/* ``e`` centred on ``at``; with ``inside``, shifted so that it stays within the felt (a seat at
+   the top hangs down from its place, one at the left edge reaches right from it). */
+function putAt(e, at, inside) {
+  e.style.left = at.x.toFixed(2) + "%";
+  e.style.top = at.y.toFixed(2) + "%";
+  if (inside) e.style.transform = `translate(${-at.x.toFixed(2)}%, ${-at.y.toFixed(2)}%)`;
+}
 function renderTrick() {
   const box = document.getElementById("trick");
   box.textContent = "";
   if (!view) return;
-  let plays = trickPlays(view.trick || view.double_trick, N), winners = [], title = "On the table";
+  let plays = trickPlays(view.trick || view.double_trick, N), winners = [], title = "";
   if (!plays.length && view.last_trick) {
     plays = trickPlays(view.last_trick, N);
     winners = winnersOf(view.last_trick);
     const pts = view.last_trick.points !== undefined ? `, ${view.last_trick.points} points` : "";
-    title = `Last trick: won by ${winners.map(seatName).join(" and ")}${pts}`;
-  } else if (!plays.length) {
-    title = "No card on the table";
+    title = `Last trick: won by ${winners.map(w => w === ME ? "you" : names[w]).join(" and ")}${pts}`;
   }
-  box.appendChild(el("div", "title" + (winners.length ? " won" : ""), title));
+  if (title) box.appendChild(el("div", "title" + (winners.length ? " won" : ""), title));
+  const seen = {};
   for (const p of plays) {
+    // A seat with two cards in one trick (a double trick) has the second one a little aside.
+    const again = seen[p.seat] = (seen[p.seat] || 0) + 1;
     const d = el("div", "play");
     const c = cardEl(p.card);
     if (winners.includes(p.seat)) c.classList.add("win");
     d.appendChild(c);
-    d.appendChild(el("span", null, seatName(p.seat) + (p.note ? ` · ${p.note}` : "")));
+    if (p.note) d.appendChild(el("span", null, p.note));
+    // Nearer the middle up and down than across: the seats' panels are wider than tall.
+    const at = {x: placeOf(p.seat, 0.4).x + (again - 1) * 4, y: placeOf(p.seat, 0.34).y};
+    putAt(d, at);
     box.appendChild(d);
   }
 }
+/* A value of the view as a seat or the table shows it, briefly: a long list of cards as its count. */
+function shortValueEl(v) {
+  if (typeof v === "boolean") return el("span", null, v ? "yes" : "no");
+  if (Array.isArray(v) && v.length === 0) return el("span", "muted", "none");
+  if (isCardList(v) && v.length > 3) return el("span", null, `${v.length} cards`);
+  return valueEl(v);
+}
+function factEl(label, value) {
+  const f = el("span", "fact");
+  f.appendChild(el("span", "l", label + " "));
+  f.appendChild(shortValueEl(value));
+  return f;
+}
+/* How many cards seat ``s`` holds: the view's hand sizes; in a view without them, during a trick
+   (where every seat plays one card each trick, so all hold as many at its lead) as many as the
+   person, less one for a seat that has played to it and the person has not, or one more the
+   other way round; null when it cannot be known. */
+function handSize(s) {
+  if (view.hand_sizes && typeof view.hand_sizes[s] === "number") return view.hand_sizes[s];
+  if (!view.trick || !Array.isArray(view.trick.cards) || !Array.isArray(view.hand)) return null;
+  const played = new Set(trickPlays(view.trick, N).map(p => p.seat));
+  return view.hand.length + (played.has(ME) ? 1 : 0) - (played.has(s) ? 1 : 0);
+}
+function words(key) { return key.replace(/_/g, " "); }
 function renderSeats() {
   const box = document.getElementById("seats");
   box.textContent = "";
   if (!view) return;
-  const keys = perSeatKeys(view, N);
+  const keys = perSeatKeys(view, N).filter(k => k !== "hand_sizes");
   for (let s = 0; s < N; s++) {
     const d = el("div", "seat" + (s === ME ? " me" : "") + (view.to_move === s ? " tomove" : ""));
     d.id = "seat-" + s;
-    const h = el("h3", null, seatName(s));
-    if (view.to_move === s) h.appendChild(el("span", "tag move", "to move"));
-    if (view.dealer === s) h.appendChild(el("span", "tag", "dealer"));
-    if (DATA.teams) DATA.teams.forEach((t, i) => { if (t.includes(s)) h.appendChild(el("span", "tag", `team ${i}`)); });
+    putAt(d, placeOf(s, 1), true);
+    const h = el("h3");
+    if (view.dealer === s) h.appendChild(el("span", "chip dealer", "D")).title = "the dealer";
+    if (view.to_move === s) h.appendChild(el("span", "chip move", "to move"));
+    if (DATA.teams) DATA.teams.forEach((t, i) => { if (t.includes(s)) h.appendChild(el("span", "chip", `team ${i}`)); });
+    h.appendChild(document.createTextNode(s === ME ? "you" : names[s]));
+    h.title = seatName(s);
     d.appendChild(h);
-    if (s !== ME && view.hand_sizes && typeof view.hand_sizes[s] === "number") {
-      const hand = el("div", "hand");
-      for (let i = 0; i < view.hand_sizes[s]; i++) hand.appendChild(backEl());
-      d.appendChild(hand);
+    const held = handSize(s);
+    if (s !== ME && held) {
+      const backs = el("div", "backs");
+      for (let i = 0; i < Math.min(held, 16); i++) backs.appendChild(backEl());
+      backs.appendChild(el("span", "count", held === 1 ? "1 card" : `${held} cards`));
+      d.appendChild(backs);
     }
-    const dl = seatValues(view, keys, s);
-    if (over) {
-      dl.appendChild(el("dt", null, "final"));
+    const facts = el("div", "facts");
+    for (const key of keys) facts.appendChild(factEl(words(key), view[key][s]));
+    d.appendChild(facts);
+    if (over) {    // the game's result, first in the seat's line
       const res = over.result || {scores: over.scores, ranks: over.ranks};
-      dl.appendChild(el("dd", null, `score ${fmtNum(res.scores[s])}, rank ${res.ranks[s]}`
-                                    + ((over.forfeited || []).includes(s) ? " (forfeited)" : "")));
+      h.insertBefore(el("span", "chip final", `final ${fmtNum(res.scores[s])}, rank ${res.ranks[s]}`
+                                              + ((over.forfeited || []).includes(s) ? ", forfeited" : "")), h.firstChild);
     }
-    d.appendChild(dl);
     box.appendChild(d);
+  }
+}
+/* The keys of the view drawn on the felt: single values and flat records (a trump, a turned card,
+   a contract), beside the trick; longer lists stay in the side panel. */
+function onTheTable(obs) {
+  const perSeat = new Set(perSeatKeys(obs, N));
+  return Object.keys(obs).filter(k => !CENTRE.has(k) && !perSeat.has(k) && obs[k] !== null && (
+    typeof obs[k] === "string" || (typeof obs[k] === "object" && !Array.isArray(obs[k])
+      && Object.values(obs[k]).every(x => x === null || typeof x !== "object"
+                                       || (Array.isArray(x) && x.every(y => y === null || typeof y !== "object"))))));
+}
+function renderTableInfo() {
+  const box = document.getElementById("tableinfo");
+  box.textContent = "";
+  if (!view) return;
+  for (const key of onTheTable(view)) {
+    const v = view[key];
+    if (typeof v === "string") { box.appendChild(factEl(words(key), v)); continue; }
+    const f = el("span", "fact");      // a record on one line: "contract kind ace, trump –"
+    f.appendChild(el("span", "l", words(key)));
+    Object.entries(v).forEach(([k, x], i) => {
+      f.appendChild(document.createTextNode((i ? ", " : "") + words(k) + " "));
+      f.appendChild(shortValueEl(x));
+    });
+    box.appendChild(f);
   }
 }
 function renderHand() {
   const box = document.getElementById("hand");
   box.textContent = "";
   const cards = view && Array.isArray(view.hand) ? view.hand : [];
+  box.classList.toggle("many", cards.length > 18);
   const left = [...selected];
   for (const c of cards) {
     const e = cardEl(c);
@@ -244,13 +318,13 @@ function renderChoices() {
     box.appendChild(b);
   };
   if (state === "ask") {
-    const words = legal.filter(o => !cardsOf(o).length);
+    const options = legal.filter(o => !cardsOf(o).length);
     const matching = selected.length ? legal.filter(o => sameCards(cardsOf(o), selected)) : [];
-    const withCards = legal.length - words.length;
+    const withCards = legal.length - options.length;
     prompt.textContent = selected.length
       ? (matching.length ? "Choose:" : "Pick more cards (Esc clears).")
       : (!withCards ? "Choose:" : withCards === legal.length ? "Pick a card." : "Pick a card or an option.");
-    for (const o of [...matching, ...words]) button(o.replace("+", " + "), () => choose(o), o);
+    for (const o of [...matching, ...options]) button(o.replace("+", " + "), () => choose(o), o);
   } else if (state === "pause") {
     prompt.textContent = "The deal is over; the scores are beside the seats.";
     button("Next deal", goOn, undefined, "go");
@@ -264,7 +338,8 @@ function renderDetails() {
   box.textContent = "";
   if (!view) return;
   box.appendChild(el("h2", null, "Everything else in your view"));
-  box.appendChild(restOfView(view, N));
+  const rest = restOfView(Object.fromEntries(Object.entries(view).filter(([k]) => !onTheTable(view).includes(k))), N);
+  box.appendChild(rest);
 }
 
 /* The keyboard: arrows move among the options, Enter or Space chooses, 1-9 pick a button, Esc
