@@ -109,6 +109,8 @@ def test_leaderboard_bot_page_and_replay(served: dict[str, Any], browser: Browse
     assert [int(g) for g in texts(browser, "#leaderboard tbody td:nth-child(5)")] == [4, 4]  # 2 tables x 2 seatings
     state = texts(browser, "#state")[0]
     assert "paused" in state and "games played: 4" in state
+    # served, the leaderboard reloads itself while the league plays; paused, it does not
+    assert browser.js("return document.scripts.length") == 1 and "reloads itself" in texts(browser, ".note")[-1]
     click(browser, "#leaderboard tbody tr:first-child a")
     assert browser.driver.current_url.endswith(f"/bots/{bots[0]}.html")
     assert texts(browser, "#versions tbody td:first-child") == ["1"]
@@ -175,6 +177,7 @@ def test_the_static_report_reads_as_the_served_pages(served: dict[str, Any], bro
     browser.errors()  # the earlier tests' own
     browser.open(out / "index.html")
     assert "steady" in texts(browser, "#leaderboard tbody td:nth-child(2)")
+    assert browser.js("return document.scripts.length") == 0  # a file does not reload itself
     click(browser, "#leaderboard tbody tr:first-child a")
     click(browser, "#games tbody tr:last-child a")
     wait_for(browser, "return document.querySelectorAll('[data-card]').length > 0", "the replay's cards")
