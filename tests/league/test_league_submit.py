@@ -284,3 +284,36 @@ def test_bot_options_from_bot_toml_reach_the_check_and_the_tables(league: League
     bad = b'name = "bad"\nruntime = "python"\ncommand = ["bot.py"]\noptions = { seed = [1] }\n'
     refused = submit(league, token, write(tmp_path, bot_archive(bot=random_bot, toml=bad)))
     assert not refused.accepted and "options.seed: must be a number, a string or true/false" in refused.report
+
+
+def test_cheating_bots_submitted_through_the_league_are_contained(league: League, tmp_path: Path) -> None:
+    """Two of the fair-play suite's cheaters join the league (they play legal moves, so they pass
+    the check): one signals every process it can see to stop its opponents, the other writes
+    into its own folder.  At a table with an honest bot, the honest bot's games go on without a
+    fault, nothing is written into the league's folder, and the ratings stand."""
+    from tournament.league.scheduler import Scheduler, recompute_ratings, table_folder
+    from tournament.league.submit import submit
+    from tournament.results import read_results
+
+    cheaters = ROOT / "tests" / "tournament" / "bots" / "cheaters"
+    lib = file("cheatlib.py", (cheaters / "cheatlib.py").read_bytes())
+    token = add_author(league.engine, "mallory")
+    for name, script, args in (("signaller", "signaller.py", ""), ("scribbler", "scribbler.py",
+                                                                     ', "--token", "lg", "--targets", "script"')):
+        toml = f'name = "{name}"\nruntime = "python"\ncommand = ["bot.py"{args}]\n'.encode()
+        outcome = submit(league, token, write(tmp_path, bot_archive(bot=(cheaters / script).read_bytes(), toml=toml,
+                                                                    extra=(lib,))))
+        assert outcome.accepted, outcome.report
+    assert submit(league, add_author(league.engine, "alice"), write(tmp_path, bot_archive())).accepted
+    before = {p for p in league.folder.rglob("*") if "tables" not in p.parts}
+    scheduler = Scheduler(league, max_tables=1)
+    scheduler.run()
+    assert (scheduler.rated, scheduler.errors) == (1, [])
+    records = read_results(table_folder(league, 1))
+    assert len(records) == 6 and all(r["status"] == "played" for r in records)
+    honest_faults = [f for r in records for f in r["faults"] if r["bots"][f["seat"]] == "example-v1"]
+    assert honest_faults == []
+    written = {p for p in league.folder.rglob("*") if "tables" not in p.parts} - before
+    assert {p.name for p in written if "pwned" in p.name} == set(), written
+    with Session(league.engine) as session:
+        assert {v.id: (v.mu, v.sigma) for v in session.scalars(select(Version))} == recompute_ratings(league)
