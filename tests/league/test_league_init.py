@@ -171,3 +171,14 @@ def test_a_league_on_postgresql(tmp_path: Path, postgres_database: str) -> None:
             assert session.scalars(select(Author.name)).all() == ["alice"]
     finally:
         reopened.close()
+
+
+def test_the_command_line_loads_without_the_database_layer() -> None:
+    """trickcore's commands load the league's group without importing SQLAlchemy or Alembic, so
+    where the league extra is not installed trickcore works and says nothing about it; the
+    league's commands import them when they run."""
+    code = ("import sys; from trickcore.cli import main; "
+            "assert 'league' in main.commands, sorted(main.commands); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sqlalchemy', 'alembic', 'psycopg')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parent)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr

@@ -18,14 +18,13 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from tournament.league.db import Author
+from tournament.league.errors import LeagueError
+
+__all__ = ["LeagueError", "add_author", "author_of_token", "check_name"]
 
 #: Names of authors and bots: shown on pages and used in folder names, so letters, digits and
 #: ``-_.`` only (a name can hold no markup and no path).
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
-
-
-class LeagueError(ValueError):
-    """A request the league refuses: the message says why, in words for the person who made it."""
 
 
 def check_name(name: str, what: str) -> str:

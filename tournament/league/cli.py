@@ -14,17 +14,24 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from tournament.config import ConfigError
-from tournament.league.authors import LeagueError, add_author
-from tournament.league.league import League, init_league, open_league
-from tournament.league.organiser import export, set_banned, set_paused, withdraw
+from tournament.league.errors import LeagueError
+
+if TYPE_CHECKING:
+    from tournament.league.league import League
+
+#: The league's database layer comes with the ``league`` extra; the commands import it when they
+#: run, so that ``trickcore`` itself works (and says nothing) where the extra is not installed.
+NEEDS = ("sqlalchemy", "alembic")
 
 
 def _open(folder: str) -> League:
+    from tournament.league.league import open_league
+
     try:
         return open_league(folder)
     except ConfigError as exc:
@@ -36,6 +43,13 @@ def _open(folder: str) -> League:
 def league() -> None:
     """A league: authors submit bots at any time, tables of duplicate deals play continuously,
     openskill ratings settle (docs/league.md)."""
+    import importlib.util
+
+    missing = [name for name in NEEDS if importlib.util.find_spec(name) is None]
+    if missing:
+        click.echo(f"error: trickcore league needs {', '.join(missing)}: pip install \"trickcore[league]\" "
+                   f"(in a clone: pip install -e \".[league]\")", err=True)
+        sys.exit(2)
 
 
 @league.command("init")
@@ -46,6 +60,8 @@ def league() -> None:
               help="postgresql://USER@HOST/DB for a PostgreSQL database (default: SQLite, FOLDER/league.db).")
 def init_command(folder: str, game: str, players: int, database: str | None) -> None:
     """Make a league in FOLDER: its league.toml (every setting at its default) and its database."""
+    from tournament.league.league import init_league
+
     try:
         made = init_league(folder, game, players, database)
     except ConfigError as exc:
@@ -62,6 +78,8 @@ def init_command(folder: str, game: str, players: int, database: str | None) -> 
 def add_author_command(folder: str, name: str) -> None:
     """Add an author NAME and print their token: it is shown this once (only its hash is kept);
     the author needs it to submit and withdraw bots."""
+    from tournament.league.authors import add_author
+
     opened = _open(folder)
     try:
         token = add_author(opened.engine, name)
@@ -153,6 +171,8 @@ def report_command(folder: str, out: str | None) -> None:
 @click.argument("folder", type=click.Path(file_okay=False))
 def pause_command(folder: str) -> None:
     """Pause the league: the table playing finishes, no new one starts (also on the organiser's page)."""
+    from tournament.league.organiser import set_paused
+
     _organise(folder, lambda opened: set_paused(opened, True), "paused")
 
 
@@ -160,6 +180,8 @@ def pause_command(folder: str) -> None:
 @click.argument("folder", type=click.Path(file_okay=False))
 def resume_command(folder: str) -> None:
     """Resume a paused league."""
+    from tournament.league.organiser import set_paused
+
     _organise(folder, lambda opened: set_paused(opened, False), "resumed")
 
 
@@ -169,6 +191,8 @@ def resume_command(folder: str) -> None:
 @click.option("--lift", is_flag=True, help="Lift the ban instead.")
 def ban_command(folder: str, bot: str, lift: bool) -> None:
     """Ban BOT: it plays no new table and cannot be submitted again; its games and ratings stay."""
+    from tournament.league.organiser import set_banned
+
     _organise(folder, lambda opened: set_banned(opened, bot, not lift), f"{bot}'s ban lifted" if lift else
               f"{bot} banned")
 
@@ -179,6 +203,8 @@ def ban_command(folder: str, bot: str, lift: bool) -> None:
 @click.option("--token", envvar="TRICKCORE_LEAGUE_TOKEN", help="Your author token (or TRICKCORE_LEAGUE_TOKEN).")
 def withdraw_command(folder: str, bot: str, token: str | None) -> None:
     """Take your BOT off the ladder (submitting it again brings it back as a new version)."""
+    from tournament.league.organiser import withdraw
+
     _organise(folder, lambda opened: withdraw(opened, token, bot), f"{bot} withdrawn")
 
 
@@ -188,6 +214,8 @@ def withdraw_command(folder: str, bot: str, token: str | None) -> None:
 def export_command(folder: str, out: str) -> None:
     """Export the whole league to the new folder OUT: every rated table's records (tables/<id>/),
     ratings.json (every version's rating and its history) and league.toml."""
+    from tournament.league.organiser import export
+
     _organise(folder, lambda opened: export(opened, Path(out)), f"exported to {out}")
 
 
