@@ -18,7 +18,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from tournament.league.db import Author
-from tournament.league.errors import LeagueError
+from tournament.league.errors import LeagueError, TokenRefused
 
 __all__ = ["LeagueError", "add_author", "author_of_token", "check_name"]
 
@@ -53,7 +53,7 @@ def add_author(engine: Engine, name: str) -> str:
 
 def author_of_token(session: Session, token: str | None) -> Author:
     """The author a token belongs to; LeagueError, the same for every wrong token, otherwise."""
-    refused = LeagueError("wrong or missing author token")
+    refused = TokenRefused("wrong or missing author token")
     if not token:
         raise refused
     ident, _, secret = token.strip().partition(".")

@@ -37,6 +37,7 @@ from tournament.config import ConfigError, resolve_command
 from tournament.league.authors import LeagueError, author_of_token, check_name
 from tournament.league.config import LeagueConfig, SubmissionLimits
 from tournament.league.db import Bot, Submission, Version, now
+from tournament.league.errors import RateLimited
 from tournament.league.league import BOTS_DIR, UPLOADS_DIR, League
 from tournament.validate import Checker
 
@@ -297,7 +298,7 @@ def submit(league: League, token: str | None, archive: Path) -> Outcome:
                                 .where(Submission.author_id == author.id, Submission.created > since)) or 0
         if recent >= config.submissions.per_hour:
             # Not recorded: a flood must not grow the database either.
-            raise LeagueError(f"{author.name} made {recent} submissions in the last hour, the league's limit "
+            raise RateLimited(f"{author.name} made {recent} submissions in the last hour, the league's limit "
                               f"(submissions.per_hour = {config.submissions.per_hour}); try again later")
         author_id = author.id
     work = league.folder / UPLOADS_DIR / f"{author_id}-{secrets.token_hex(8)}"

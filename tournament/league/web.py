@@ -29,7 +29,7 @@ from aiohttp import BodyPartReader, web
 
 from tournament.config import ConfigError
 from tournament.league import pages
-from tournament.league.authors import LeagueError
+from tournament.league.errors import LeagueError, RateLimited, TokenRefused, TooLarge
 from tournament.league.league import UPLOADS_DIR, League
 from tournament.league.organiser import export, set_banned, set_paused, withdraw
 from tournament.league.submit import MB, submit
@@ -120,6 +120,9 @@ class LeagueSite:
 
     async def submit(self, request: web.Request) -> web.Response:
         token, upload = "", self.league.folder / UPLOADS_DIR / f"upload-{secrets.token_hex(8)}"
+        if request.content_type != "multipart/form-data":
+            return self._refused(request, token, "no archive in the upload (send the form as multipart/form-data, "
+                                                 "with the fields token and archive)", 400)
         try:
             reader = await request.multipart()
             while (part := await reader.next()) is not None:
@@ -133,7 +136,7 @@ class LeagueSite:
                 return self._refused(request, token, "no archive in the upload", 400)
             outcome = await self._run(submit, self.league, token, upload)
         except LeagueError as exc:
-            status = 429 if "in the last hour" in str(exc) else 403 if "token" in str(exc) else 413
+            status = {RateLimited: 429, TokenRefused: 403, TooLarge: 413}.get(type(exc), 400)
             return self._refused(request, token, str(exc), status)
         except ConfigError as exc:  # no sandbox on this machine: the league cannot check bots
             return self._refused(request, token, str(exc), 503)
@@ -153,7 +156,7 @@ class LeagueSite:
             while chunk := await part.read_chunk(1 << 16):
                 size += len(chunk)
                 if size > self.max_upload:
-                    raise LeagueError(f"the archive is larger than the league takes "
+                    raise TooLarge(f"the archive is larger than the league takes "
                                       f"({self.league.config.submissions.max_archive_mb:g} MB)")
                 out.write(chunk)
 
