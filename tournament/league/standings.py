@@ -60,8 +60,8 @@ def format_leaderboard(rows: list[Row], width: int | None = None) -> str:
 
     body = [[r.rank, r.bot, r.version, f"{r.mu:.2f} ± {r.interval:.2f}", r.games, r.faults, r.author,
              r.last_game.strftime("%Y-%m-%d %H:%M") if r.last_game else "-"] for r in rows]
-    return tables.render(["rank", "bot", "version", "rating ± interval", "games", "faults", "author", "last game"],
-                         body, right=(0, 2, 4, 5), width=width, optional=(7, 6, 5))
+    header = ["rank", "bot", "version", "rating ± interval", "games", "faults", "author", "last game (UTC)"]
+    return tables.render(header, body, right=(0, 2, 4, 5), width=width, optional=(7, 6, 5))
 
 
 def duplicate_margin(league: League, first: str, second: str) -> Margin:
