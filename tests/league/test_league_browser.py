@@ -138,6 +138,10 @@ def test_upload_form_accepts_a_bot_and_refuses_wrong_tokens_and_markup(served: d
     assert texts(browser, "#message") == ["accepted: third version 1 joins the ladder"]
     assert "PASS  handshake" in texts(browser, "#report")[0]
     assert "third" in texts(browser, "#bots td:first-child")
+    row = texts(browser, "#bots td:first-child").index("third") + 1
+    click(browser, f"#bots tbody tr:nth-child({row}) button")  # withdraw it: its token came with the page
+    assert texts(browser, "#message") == ["third is withdrawn; its games and ratings stay"]
+    assert texts(browser, f"#bots tbody tr:nth-child({row}) td:nth-child(2)") == ["withdrawn"]
     upload("1.wrong", archive(tmp, "fourth", "example_bot.py"))
     assert texts(browser, "#message") == ["wrong or missing author token"]
     scripts = browser.js("return document.scripts.length")
