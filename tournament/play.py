@@ -51,7 +51,7 @@ from tournament.replay_walk import SeatWatch
 from tournament.schedule import Job, deal_seed, master_key
 from tournament.seats import Answer, Decision
 from trickcore.game import GameInfo, GameState
-from trickcore.games import get_game
+from trickcore.games import get_game, table_of
 
 #: The name of the person's seat in the game records (``bots`` of a record).
 PERSON = "you"
@@ -317,7 +317,7 @@ class PlaySession:
         return {"type": "hello", "game": cfg.game, "title": info.title, "players": cfg.players, "seat": self.seat,
                 "names": self.names, "teams": [list(t) for t in teams] if teams else None,
                 "faces": faces_data(cfg.game, cfg.players, cfg.game_options), "options": dict(cfg.game_options),
-                "options_text": options_in_words(info, cfg.game_options, cfg.players)}
+                "options_text": options_in_words(info, cfg.game_options, cfg.players), "table": table_of(cfg.game)}
 
     def resume_message(self) -> dict[str, Any]:
         with self.lock:

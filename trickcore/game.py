@@ -209,6 +209,11 @@ class GameInfo:
     #: rng) -> option`` (trickcore.games.policy_of): what the bundled heuristic bot plays and the
     #: search's rollouts may follow.  Empty for a game without one.
     policy: str = ""
+    #: How the game's view is shown to a person (``trickcore play``), ``"module:NAME"`` naming a
+    #: dict in the game's folder (``table.py``): per field of the view its label, where it is shown
+    #: and how its value is drawn, the prompt of each decision, the words of the suits
+    #: (trickcore.games.table_of; docs/contributing.md, section 5).  Empty for a game without one.
+    table: str = ""
     #: Options that make a short match of the game (one deal or round where the game allows it):
     #: what the cross-game tests and examples play every game with.
     short_options: Mapping[str, Any] = dataclasses.field(default_factory=dict, compare=False)

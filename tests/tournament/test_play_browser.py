@@ -92,6 +92,13 @@ return out;
 """
 
 
+#: The words of the page's visible text that are a field's name or JSON, not words of the game:
+#: a name with an underscore, a bracket or brace, true/false/null.
+RAW = """
+return document.body.innerText.split(/\\s+/).filter(w => /_|[\\[\\]{}]|^(true|false|null)$/.test(w));
+"""
+
+
 @pytest.fixture(scope="module")
 def browser():
     b = Browser(websockets=True)
@@ -128,6 +135,8 @@ class Person:
         """Every seat, the trick and the hand are on the screen, none hidden, the hand not dimmed."""
         wrong = self.b.js(LAYOUT)
         assert not wrong, f"at {self.b.js('return [state, decision]')}: {wrong}"
+        raw = self.b.js(RAW)
+        assert not raw, f"the page shows field names or JSON: {raw}"
 
     def check_shown(self) -> None:
         """Nothing the page shows or was sent is a card hidden from the seat now."""

@@ -129,7 +129,10 @@ function notice(text, cls) {
 }
 function logEvents(list) {
   const log = document.getElementById("log");
-  for (const ev of list) log.appendChild(eventEl(ev, "li"));
+  for (const ev of list) {
+    const line = eventLine(ev);
+    if (line) log.appendChild(line);
+  }
   log.scrollTop = log.scrollHeight;
 }
 
@@ -138,6 +141,7 @@ function render() {
   status.dataset.state = state;
   status.dataset.seq = String(seq);
   status.textContent = statusText();
+  status.title = TABLE.rules ? `the rules: docs/rules/${TABLE.rules}` : "";
   renderTableInfo();
   renderTrick();
   renderSeats();
@@ -149,7 +153,11 @@ function statusText() {
   if (state === "connecting") return "Connecting…";
   if (state === "taken") return "This seat is open in another page. Close that one, then reload this one.";
   if (state === "closed") return "The game has ended: the server has stopped.";
-  if (state === "ask") return `Your turn: ${decision}.`;
+  if (state === "ask") {
+    const d = (TABLE.decisions || {})[decision];
+    const rule = d && d.rule && TABLE.rules ? ` (rules ${d.rule})` : "";   // the page: the status's title
+    return `Your turn: ${askText()}${rule}`;
+  }
   if (state === "sent") return "Sent…";
   if (state === "pause") return `The deal is over. Next deal: press n or the button.`;
   if (state === "over") return "The game is over.";
@@ -197,18 +205,85 @@ function renderTrick() {
     box.appendChild(d);
   }
 }
-/* A value of the view as a seat or the table shows it, briefly: a long list of cards as its count. */
-function shortValueEl(v) {
-  if (typeof v === "boolean") return el("span", null, v ? "yes" : "no");
-  if (Array.isArray(v) && v.length === 0) return el("span", "muted", "none");
-  if (isCardList(v) && v.length > 3) return el("span", null, `${v.length} cards`);
-  return valueEl(v);
+/* The game's description of its view (GameInfo.table, in the game's own folder): per field of the
+   view where it is shown (at each seat, on the table, in the side list, or not as a field), its
+   label and how its value is drawn; the prompt of each kind of decision; the words of its suits. */
+const TABLE = DATA.table || {fields: {}, decisions: {}, suits: {}};
+function fieldsAt(where) {
+  return Object.entries(TABLE.fields).filter(([key, f]) => f.at === where && view && key in view);
 }
-function factEl(label, value) {
-  const f = el("span", "fact");
-  f.appendChild(el("span", "l", label + " "));
-  f.appendChild(shortValueEl(value));
-  return f;
+/* A value drawn as the description says (``f.how``); null when there is nothing to show. */
+function drawnEl(v, f) {
+  const how = f.how || "text";
+  // A field that is a list in one event and one value in another (points of a deal, of a trick).
+  if (["list", "seats", "cards"].includes(how) && v !== null && v !== undefined && !Array.isArray(v)) v = [v];
+  if (v === null || v === undefined || (Array.isArray(v) && !v.length && how !== "count")) return null;
+  switch (how) {
+    case "flag": return v ? el("span", null, "✓") : null;
+    case "yesno": return el("span", null, v ? "yes" : "no");
+    case "count": return el("span", null, String(Array.isArray(v) ? v.length : v));
+    case "card": return cardEl(v, {small: true});
+    case "cards": return v.length > 4 ? el("span", null, `${v.length} cards`) : cardsEl(v, {small: true});
+    case "suit": return el("span", "suit", (TABLE.suits || {})[v] || String(v));
+    case "suits": return el("span", "suit", [...(Array.isArray(v) ? v : String(v))].map(x => (TABLE.suits || {})[x] || x).join(" "));
+    case "dice": return el("span", "dice", Number.isInteger(v) && v >= 1 && v <= 6 ? "⚀⚁⚂⚃⚄⚅"[v - 1] : String(v));
+    case "seat": return el("span", null, v === ME ? "you" : names[v] === undefined ? String(v) : names[v]);
+    case "seats": return el("span", null, v.map(x => x === ME ? "you" : names[x]).join(", "));
+    case "words": return el("span", null, (f.words || {})[String(v)] || String(v));
+    case "number": return el("span", null, fmtNum(v));
+    case "list": {     // each element drawn as ``f.item``, the ones that show nothing left out
+      const shown = v.map(x => drawnEl(x, f.item || {})).filter(e => e);
+      if (!shown.length) return null;
+      const box = el("span", "list");
+      shown.forEach((e, i) => { if (i) box.appendChild(document.createTextNode("; ")); box.appendChild(e); });
+      return box;
+    }
+    case "record": {
+      if (f.needs && drawnEl(v[f.needs], f.parts[f.needs]) === null) return null;
+      const box = el("span", "record");
+      for (const [key, part] of Object.entries(f.parts || {})) {
+        const e = drawnEl(v[key], part);
+        if (!e) continue;
+        if (box.childNodes.length) box.appendChild(document.createTextNode(", "));
+        if (part.label) box.appendChild(el("span", "l", part.label + " "));
+        box.appendChild(e);
+      }
+      return box.childNodes.length ? box : null;
+    }
+    default: return el("span", null, typeof v === "number" ? fmtNum(v) : String(v));
+  }
+}
+/* A label and its value, or null when the value shows nothing. */
+function factEl(f, v) {
+  const shown = drawnEl(v, f);
+  if (!shown) return null;
+  const e = el("span", "fact");
+  if (f.label) e.appendChild(el("span", "l", f.label + (f.how === "flag" ? "" : " ")));
+  if (f.how !== "flag") e.appendChild(shown);
+  return e;
+}
+/* An event as the game tells it (its description's ``events``: a sentence per kind of event, each
+   {field} drawn as ``event_fields`` says); null for a kind the game does not tell. */
+function eventLine(ev) {
+  const say = (TABLE.events || {})[ev.type];
+  if (!say) return null;
+  const li = el("li");
+  for (const [i, part] of say.split(/\{(\w+)\}/).entries()) {
+    if (i % 2 === 0) { if (part) li.appendChild(document.createTextNode(part)); continue; }
+    li.appendChild(drawnEl(ev[part], (TABLE.event_fields || {})[part] || {}) || el("span", "muted", "–"));
+  }
+  return li;
+}
+/* What the person is asked, in the game's words (its description's prompt of the decision),
+   each {field} of the prompt filled with the view's value as words. */
+function askText() {
+  const d = (TABLE.decisions || {})[decision];
+  if (!d) return "choose one of the options.";
+  return d.ask.replace(/\{(\w+)\}/g, (_, key) => {
+    const shown = drawnEl(view ? view[key] : null, TABLE.fields[key] || {});
+    if (!shown) return "–";
+    return shown.classList.contains("card") ? shown.getAttribute("aria-label") : shown.textContent;
+  });
 }
 /* How many cards seat ``s`` holds: the view's hand sizes; in a view without them, during a trick
    (where every seat plays one card each trick, so all hold as many at its lead) as many as the
@@ -220,12 +295,11 @@ function handSize(s) {
   const played = new Set(trickPlays(view.trick, N).map(p => p.seat));
   return view.hand.length + (played.has(ME) ? 1 : 0) - (played.has(s) ? 1 : 0);
 }
-function words(key) { return key.replace(/_/g, " "); }
 function renderSeats() {
   const box = document.getElementById("seats");
   box.textContent = "";
   if (!view) return;
-  const keys = perSeatKeys(view, N).filter(k => k !== "hand_sizes");
+  const perSeat = fieldsAt("seat");
   for (let s = 0; s < N; s++) {
     const d = el("div", "seat" + (s === ME ? " me" : "") + (view.to_move === s ? " tomove" : ""));
     d.id = "seat-" + s;
@@ -245,7 +319,10 @@ function renderSeats() {
       d.appendChild(backs);
     }
     const facts = el("div", "facts");
-    for (const key of keys) facts.appendChild(factEl(words(key), view[key][s]));
+    for (const [key, f] of perSeat) {
+      const fact = Array.isArray(view[key]) ? factEl(f, view[key][s]) : null;
+      if (fact) facts.appendChild(fact);
+    }
     d.appendChild(facts);
     if (over) {    // the game's result, first in the seat's line
       const res = over.result || {scores: over.scores, ranks: over.ranks};
@@ -255,29 +332,12 @@ function renderSeats() {
     box.appendChild(d);
   }
 }
-/* The keys of the view drawn on the felt: single values and flat records (a trump, a turned card,
-   a contract), beside the trick; longer lists stay in the side panel. */
-function onTheTable(obs) {
-  const perSeat = new Set(perSeatKeys(obs, N));
-  return Object.keys(obs).filter(k => !CENTRE.has(k) && !perSeat.has(k) && obs[k] !== null && (
-    typeof obs[k] === "string" || (typeof obs[k] === "object" && !Array.isArray(obs[k])
-      && Object.values(obs[k]).every(x => x === null || typeof x !== "object"
-                                       || (Array.isArray(x) && x.every(y => y === null || typeof y !== "object"))))));
-}
 function renderTableInfo() {
   const box = document.getElementById("tableinfo");
   box.textContent = "";
-  if (!view) return;
-  for (const key of onTheTable(view)) {
-    const v = view[key];
-    if (typeof v === "string") { box.appendChild(factEl(words(key), v)); continue; }
-    const f = el("span", "fact");      // a record on one line: "contract kind ace, trump –"
-    f.appendChild(el("span", "l", words(key)));
-    Object.entries(v).forEach(([k, x], i) => {
-      f.appendChild(document.createTextNode((i ? ", " : "") + words(k) + " "));
-      f.appendChild(shortValueEl(x));
-    });
-    box.appendChild(f);
+  for (const [key, f] of fieldsAt("table")) {
+    const fact = factEl(f, view[key]);
+    if (fact) box.appendChild(fact);
   }
 }
 function renderHand() {
@@ -305,6 +365,7 @@ function renderChoices() {
   const prompt = document.getElementById("prompt"), box = document.getElementById("choices");
   box.textContent = "";
   prompt.textContent = "";
+  prompt.title = "";
   box.dataset.legal = JSON.stringify(state === "ask" ? legal : []);
   let n = 0;
   const button = (label, onClick, action, cls) => {
@@ -329,17 +390,27 @@ function renderChoices() {
     prompt.textContent = "The deal is over; the scores are beside the seats.";
     button("Next deal", goOn, undefined, "go");
   } else if (state === "over") {
-    prompt.textContent = over && over.record ? `Saved as ${over.record} (trickcore replay opens it).` : "";
+    if (over && over.record) {   // the file's name: its folder is the command's --out
+      prompt.textContent = `Saved as ${over.record.split(/[\\/]/).pop()} (trickcore replay opens it).`;
+      prompt.title = over.record;
+    }
     button("New game", goOn, undefined, "go");
   }
 }
 function renderDetails() {
   const box = document.getElementById("details");
   box.textContent = "";
-  if (!view) return;
-  box.appendChild(el("h2", null, "Everything else in your view"));
-  const rest = restOfView(Object.fromEntries(Object.entries(view).filter(([k]) => !onTheTable(view).includes(k))), N);
-  box.appendChild(rest);
+  const facts = fieldsAt("side").map(([key, f]) => [f, factEl(f, view[key])]).filter(([, e]) => e);
+  if (!facts.length) return;
+  box.appendChild(el("h2", null, "The game"));
+  const dl = el("dl");
+  for (const [f, e] of facts) {
+    dl.appendChild(el("dt", null, f.label));
+    const dd = el("dd");
+    dd.appendChild(e.lastChild);
+    dl.appendChild(dd);
+  }
+  box.appendChild(dl);
 }
 
 /* The keyboard: arrows move among the options, Enter or Space chooses, 1-9 pick a button, Esc

@@ -133,6 +133,20 @@ def policy_of(name: str) -> Callable[[dict[str, Any], list[str], random.Random],
     return lambda observation, legal, rng: choose(observation, legal)
 
 
+def table_of(name: str) -> dict[str, Any]:
+    """How the game's view is shown to a person (``GameInfo.table``): a JSON-able dict with
+    ``fields`` (view key -> ``at``, ``label``, ``how``), ``decisions`` (decision kind -> ``ask``,
+    ``rule``), ``suits`` and ``rules``; an empty description for a game without one."""
+    info = get_game(name)
+    if not info.table:
+        return {"fields": {}, "decisions": {}, "suits": {}, "rules": ""}
+    module, _, attribute = info.table.partition(":")
+    table = getattr(importlib.import_module(module), attribute or "TABLE", None)
+    if not isinstance(table, dict):
+        raise GameConfigError(f"{info.name}: its table {info.table!r} names no dict")
+    return table
+
+
 def _takes_rng(function: Callable[..., Any]) -> bool:
     try:
         params = list(inspect.signature(function).parameters.values())

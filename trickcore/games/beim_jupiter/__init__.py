@@ -744,6 +744,7 @@ GAME_INFO = register(GameInfo(
     deck=_deck, faces=_faces, shown_cards=_shown_cards,
     encoding="trickcore.games.beim_jupiter.encoding:BeimJupiterEncoding",
     policy="trickcore.games.beim_jupiter.policy:choose",
+    table="trickcore.games.beim_jupiter.table:TABLE",
     summary="8 rounds: choose a colour card, bid the exact trick count (lock or zero), play; "
             "Jupiter, Juno, God cards and sacrificial lambs"),
     aliases=("beim_jupiter", "jupiter"))

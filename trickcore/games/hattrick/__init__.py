@@ -323,6 +323,7 @@ GAME_INFO = register(GameInfo(
     deck=_deck, faces=_faces, shown_cards=_shown_cards,
     encoding="trickcore.games.hattrick.encoding:HattrickEncoding",
     policy="trickcore.games.hattrick.policy:choose",
+    table="trickcore.games.hattrick.table:TABLE",
     short_options={"games": 1},
     summary="double tricks in red, blue, green; pass with a third-colour card; "
             "score your majority colour, minus the rest, -2 per pass card"))

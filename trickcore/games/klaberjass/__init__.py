@@ -976,6 +976,7 @@ GAME_INFO = register(GameInfo(
     deck=_deck, faces=french_faces, shown_cards=_shown_cards,
     encoding="trickcore.games.klaberjass.encoding:KlaberjassEncoding",
     policy="trickcore.games.klaberjass.policy:choose",
+    table="trickcore.games.klaberjass.table:TABLE",
     short_options={"max_deals": 2},
     # bids and contracts that random rollouts misjudge: the heuristic guides them (docs/search.md)
     search_tuning={"guide": "heuristic"},

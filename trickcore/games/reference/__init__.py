@@ -103,4 +103,5 @@ GAME_INFO = register(GameInfo(
     name="reference", title="Reference game (benchmark)", players=(4,), options=(),
     factory=ReferenceState, deck=_deck, faces=french_faces,
     encoding="trickcore.games.reference.encoding:ReferenceEncoding",
+    table="trickcore.games.reference.table:TABLE",
     summary="4x13 cards, random trump, must follow suit; the benchmark reference game"))

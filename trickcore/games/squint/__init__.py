@@ -906,6 +906,7 @@ GAME_INFO = register(GameInfo(
     deck=_deck, faces=french_faces, shown_cards=_shown_cards,
     encoding="trickcore.games.squint.encoding:SquintEncoding",
     policy="trickcore.games.squint.policy:choose",
+    table="trickcore.games.squint.table:TABLE",
     short_options={"deal_limit": 1},
     # card play searched with greedy rollouts, the other decisions the heuristic's (docs/search.md)
     search_tuning={"searched": "play", "policy": "greedy"},

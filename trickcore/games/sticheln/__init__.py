@@ -640,6 +640,7 @@ GAME_INFO = register(GameInfo(
     deck=_deck, faces=_faces, shown_cards=_shown_cards, shown_choices=_shown_choices,
     encoding="trickcore.games.sticheln.encoding:StichelnEncoding",
     policy="trickcore.games.sticheln.policy:choose",
+    table="trickcore.games.sticheln.table:TABLE",
     short_options={"rounds": 1},
     validate=check_combination,
     summary="120 cards, no duty to follow, every other colour is trump (zeros never); "

@@ -1,0 +1,58 @@
+"""How Hattrick's view is shown to a person at ``trickcore play`` (GameInfo.table): where each field
+of ``observation(seat)`` is shown, its label and how its value is drawn, and what each decision
+asks, with the section of its rules (docs/rules/sticheln.md, section 4).  The places (``at``) are described in
+trickcore/games/beim_jupiter/table.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+SUITS = {"R": "red", "B": "blue", "G": "green"}
+
+#: How the fields of the events the game tells (``events``) are drawn.
+EVENT_FIELDS: dict[str, Any] = {
+    "seat": {"how": "seat"}, "dealer": {"how": "seat"}, "leader": {"how": "seat"}, "winner": {"how": "seat"},
+    "card": {"how": "card"}, "cards": {"how": "cards"}, "scores": {"how": "list", "item": {"how": "number"}},
+    "totals": {"how": "list", "item": {"how": "number"}}, "trump": {"how": "suit"},
+    "game": {"how": "number"}
+}
+
+TABLE: dict[str, Any] = {
+    "rules": "sticheln.md",
+    "suits": SUITS,
+    "fields": {
+        "game": {"at": "none"}, "seat": {"at": "none"}, "players": {"at": "none"},
+        "decision": {"at": "none"}, "to_move": {"at": "none"}, "dealer": {"at": "none"},
+        "hand": {"at": "none"}, "hand_sizes": {"at": "none"}, "double_trick": {"at": "none"},
+        "last_trick": {"at": "none"}, "double_tricks": {"at": "none"},
+        "game_scores": {"at": "none"}, "previous_games": {"at": "none"},  # each game's end: its event
+        "game_number": {"at": "table", "label": "game"},
+        "games": {"at": "side", "label": "games in the match"},
+        "leader": {"at": "side", "label": "led this double trick", "how": "seat"},
+        "colours": {"at": "side", "label": "colours", "how": "suits"},
+        "min_value": {"at": "side", "label": "lowest value"},
+        "max_value": {"at": "side", "label": "highest value"},
+        "hand_size": {"at": "side", "label": "cards dealt to each"},
+        "double_tricks_per_game": {"at": "side", "label": "double tricks a game"},
+        "stacks": {"at": "seat", "label": "stacks", "how": "record", "parts": {
+            "R": {"label": "red", "how": "cards"}, "B": {"label": "blue", "how": "cards"},
+            "G": {"label": "green", "how": "cards"}}},
+        "passed": {"at": "seat", "label": "passed", "how": "cards"},
+        "current_scores": {"at": "seat", "label": "this game", "how": "number"},
+        "scores": {"at": "seat", "label": "score", "how": "number"},
+    },
+    "decisions": {
+        "play": {"ask": "play a card: open a trick of its colour or join one.", "rule": "§4"},
+    },
+    "event_fields": EVENT_FIELDS,
+    "events": {
+        "deal": "Game {game}: dealer {dealer}, first lead {leader}.",
+        "hand": "You are dealt {cards}.",
+        "play": "{seat}: {card}.",
+        "trick": "Double trick to {winner}.",
+        "last_cards": "The last cards are turned up.",
+        "game_end": "Game {game} is over: {scores}, in all {totals}.",
+        "match_end": "The match is over: scores {scores}.",
+    },
+}

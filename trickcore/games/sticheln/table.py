@@ -1,0 +1,69 @@
+"""How Sticheln'\''s view is shown to a person at ``trickcore play`` (GameInfo.table): where each field
+of ``observation(seat)`` is shown, its label and how its value is drawn, and what each decision
+asks, with the section of its rules (docs/rules/sticheln.md).  The places (``at``) are described in
+trickcore/games/beim_jupiter/table.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+SUITS = {"R": "red", "B": "blue", "G": "green", "Y": "yellow", "N": "brown", "V": "violet"}
+
+#: How the fields of the events the game tells (``events``) are drawn.
+EVENT_FIELDS: dict[str, Any] = {
+    "seat": {"how": "seat"}, "dealer": {"how": "seat"}, "leader": {"how": "seat"}, "winner": {"how": "seat"},
+    "card": {"how": "card"}, "cards": {"how": "cards"}, "scores": {"how": "list", "item": {"how": "number"}},
+    "totals": {"how": "list", "item": {"how": "number"}}, "trump": {"how": "suit"},
+    "colours": {"how": "suits"}
+}
+
+TABLE: dict[str, Any] = {
+    "rules": "sticheln.md",
+    "suits": SUITS,
+    "fields": {
+        "game": {"at": "none"}, "seat": {"at": "none"}, "players": {"at": "none"},
+        "decision": {"at": "none"}, "to_move": {"at": "none"}, "dealer": {"at": "none"},
+        "hand": {"at": "none"}, "hand_sizes": {"at": "none"}, "trick": {"at": "none"},
+        "last_trick": {"at": "none"}, "tricks": {"at": "none"}, "phase": {"at": "none"},
+        "flags": {"at": "none"},            # the variant, in words, is shown on the table
+        "laid_out_count": {"at": "none"},   # the laid-out cards themselves are shown at each seat
+        "round_scores": {"at": "none"}, "previous_rounds": {"at": "none"},  # each round's end: its event
+        "variant": {"at": "table", "label": "variant"},
+        "round": {"at": "table", "label": "round"},
+        "rounds": {"at": "side", "label": "rounds in the game"},
+        "leader": {"at": "side", "label": "led this trick", "how": "seat"},
+        "colours": {"at": "side", "label": "colours", "how": "suits"},
+        "max_value": {"at": "side", "label": "highest value"},
+        "hand_size": {"at": "side", "label": "cards dealt to each"},
+        "aside": {"at": "side", "label": "cards set aside"},
+        "laid_out_per_player": {"at": "side", "label": "cards each lays out"},
+        "tricks_per_round": {"at": "side", "label": "tricks this round"},
+        "chosen": {"at": "seat", "label": "has laid out", "how": "flag"},
+        "laid_out": {"at": "seat", "label": "laid out", "how": "cards"},
+        "special_colours": {"at": "seat", "label": "pain colour", "how": "suits"},
+        "won": {"at": "seat", "label": "pain cards won", "how": "cards"},
+        "tricks_won": {"at": "seat", "label": "tricks"},
+        "scores": {"at": "seat", "label": "score", "how": "number"},
+        "colour_choice": {"at": "seat", "label": "colour chosen", "how": "suits"},
+    },
+    "decisions": {
+        "layout": {"ask": "lay out a card: its colour is your pain colour this round.",
+                   "rule": "§2"},
+        "colour": {"ask": "choose your pain colour.", "rule": "§3.5"},
+        "play": {"ask": "play a card.", "rule": "§2"},
+    },
+    "event_fields": EVENT_FIELDS,
+    "events": {
+        "deal": "Round {round}: dealer {dealer}, first lead {leader}.",
+        "hand": "You are dealt {cards}.",
+        "layout": "You lay out {cards}.",
+        "chosen": "{seat}: laid out.",
+        "reveal": "The laid-out cards are turned up.",
+        "colour": "{seat}: pain colour {colours}.",
+        "play": "{seat}: {card}.",
+        "trick": "Trick to {winner} ({points} points).",
+        "round_end": "Round {round} is over: this round {scores}, in all {totals}.",
+        "match_end": "The game is over: scores {scores}.",
+    },
+}
