@@ -16,8 +16,9 @@ A source checkout's benchmark, not a test: nothing here asserts a speed.
   errors: must be none), and the process's resident memory after each tenth of the run (flat
   when nothing grows with the games).
 * **The plain tournament**: a round robin of the same game among the first k of the same bots,
-  k the fewest whose pairings are as many as the league's tables, each pairing playing
-  ``--deals`` deals at both seatings with its bots started once -- as a league table does --
+  k the fewest whose pairings are as many as the league's tables, each pairing playing as many
+  games as a league table (twice ``--deals``: a round robin plays one seating per deal) with its
+  bots started once, as a league table does,
   run by ``run_tournament`` in one output folder: games per hour.
 * **Ratio**: league wall time per game / tournament wall time per game: what forming, running
   and rating tables one at a time, and the database, cost over one tournament run of as many
@@ -130,13 +131,14 @@ def run_tournament_of(folder: Path, league_folder: Path, names: list[str], table
         if BOTS[index % len(BOTS)][1]:
             bots[-1]["options"] = {"seed": 1000 + index}
     league.close()
-    # As many pairings as the league had tables, each playing the same deals at both seatings
-    # with its bots started once, as a league table does: the first k bots, k(k-1)/2 >= tables.
+    # As many pairings as the league had tables, each playing as many games as a league table
+    # (a round robin plays one seating per deal: twice the deals) with its bots started once:
+    # the first k bots, k(k-1)/2 >= tables.
     k = 2
     while k < len(bots) and k * (k - 1) // 2 < tables:
         k += 1
     doc = {"game": {"name": "klaberjass", "players": 2},
-           "tournament": {"name": "plain", "format": "round-robin", "deals": deals, "seed": 1,
+           "tournament": {"name": "plain", "format": "round-robin", "deals": 2 * deals, "seed": 1,
                           "output": str(folder)},
            "records": {"report": False}, "bots": bots[:k]}
     started = time.perf_counter()
