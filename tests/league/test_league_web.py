@@ -57,7 +57,7 @@ def get(url: str) -> tuple[int, dict[str, str], str]:
         return exc.code, dict(exc.headers), exc.read().decode()
 
 
-def post_archive(url: str, token: str, path: Path | None) -> int:
+def post_archive(url: str, token: str, path: Path | None, token_first: bool = True) -> int:
     """The status of an upload as a program sends it (plain text asked for)."""
     import asyncio
 
@@ -65,9 +65,12 @@ def post_archive(url: str, token: str, path: Path | None) -> int:
 
     async def post() -> int:
         form = aiohttp.FormData()
-        form.add_field("token", token)
+        if token_first:
+            form.add_field("token", token)
         if path is not None:
             form.add_field("archive", path.read_bytes(), filename=path.name)
+        if not token_first:
+            form.add_field("token", token)
         async with aiohttp.ClientSession() as session, session.post(
                 url + "submit", data=form, headers={"Accept": "text/plain"}) as response:
             await response.read()
@@ -108,9 +111,14 @@ def test_submit_to_a_served_league_by_its_address(served: dict[str, Any]) -> Non
     assert (wrong.returncode, wrong.stderr.strip()) == (1, "error: wrong or missing author token")
     big = league("submit", url + "index.html", "--token", token, str(archive(tmp, "big", 300_000)), check=False)
     assert big.returncode == 1 and "larger than the league takes (0.2 MB)" in big.stderr, big
-    statuses = [post_archive(url, "7.nope", archive(tmp, "third")),
-                post_archive(url, token, archive(tmp, "big2", 300_000)), post_archive(url, token, None)]
-    assert statuses == [403, 413, 400]
+    big2 = archive(tmp, "big2", 300_000)
+    statuses = [post_archive(url, "7.nope", archive(tmp, "third")), post_archive(url, token, big2),
+                post_archive(url, token, None),
+                # a wrong token is refused before the archive is read, whatever its size
+                post_archive(url, "7.nope", big2),
+                # the token must come first, as the page's form sends it
+                post_archive(url, token, archive(tmp, "late"), token_first=False)]
+    assert statuses == [403, 413, 400, 403, 403]
     nothing = league("submit", "http://127.0.0.1:9/", "--token", token, str(archive(tmp, "nowhere")), check=False)
     assert nothing.returncode == 2 and "cannot reach the league" in nothing.stderr
 

@@ -288,8 +288,10 @@ def _bot_root(unpacked: Path) -> Path:
     return unpacked
 
 
-def submit(league: League, token: str | None, archive: Path) -> Outcome:
-    """Take an author's archive: refused with the reason, or a new version of the named bot."""
+def check_submitter(league: League, token: str | None) -> int:
+    """The id of the author whose token this is, if they may submit now: TokenRefused for a
+    wrong token, RateLimited past the league's submissions per hour.  The server asks this as
+    soon as an upload's token has arrived, before it takes the archive."""
     config = league.config
     with Session(league.engine) as session:
         author = author_of_token(session, token)
@@ -300,7 +302,12 @@ def submit(league: League, token: str | None, archive: Path) -> Outcome:
             # Not recorded: a flood must not grow the database either.
             raise RateLimited(f"{author.name} made {recent} submissions in the last hour, the league's limit "
                               f"(submissions.per_hour = {config.submissions.per_hour}); try again later")
-        author_id = author.id
+        return author.id
+
+
+def submit(league: League, token: str | None, archive: Path) -> Outcome:
+    """Take an author's archive: refused with the reason, or a new version of the named bot."""
+    author_id = check_submitter(league, token)
     work = league.folder / UPLOADS_DIR / f"{author_id}-{secrets.token_hex(8)}"
     try:
         return _check_and_store(league, author_id, archive, work)

@@ -32,7 +32,7 @@ from tournament.league import pages
 from tournament.league.errors import LeagueError, RateLimited, TokenRefused, TooLarge
 from tournament.league.league import UPLOADS_DIR, League
 from tournament.league.organiser import export, set_banned, set_paused, withdraw
-from tournament.league.submit import MB, submit
+from tournament.league.submit import MB, check_submitter, submit
 
 HEADERS = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff",
            "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
@@ -130,7 +130,12 @@ class LeagueSite:
                     continue
                 if part.name == "token":
                     token = (await part.read(decode=True)).decode("utf-8", "replace")
+                    # The form sends the token first: a stranger's or a flooding author's upload
+                    # is refused before its archive is read.
+                    await self._run(check_submitter, self.league, token)
                 elif part.name == "archive":
+                    if not token:
+                        raise TokenRefused("wrong or missing author token (send the token before the archive)")
                     await self._save(part, upload)
             if not upload.exists():
                 return self._refused(request, token, "no archive in the upload", 400)
