@@ -108,16 +108,15 @@ class PersonSeat:
     def seen(self, state: GameState, mover: int) -> None:
         session = self.session
         trick_before = session.last_trick_key
-        session.show(state, mover)
-        if mover != session.seat and session.pace > 0:
+        deal = state.deal_number()
+        deal_over = deal != self.deal and not state.is_terminal()
+        self.deal = deal
+        session.show(state, mover, deal_over=deal_over)
+        if not deal_over and mover != session.seat and session.pace > 0:
             # A bot's move, at a pace a person can follow; a completed trick stays a while longer.
             ended = session.last_trick_key != trick_before
             if session.pause(session.pace * (2 if ended else 1)):
                 raise GameAborted()
-        deal = state.deal_number()
-        if deal != self.deal and not state.is_terminal():
-            self.deal = deal
-            session.pause_for_next_deal(deal)
 
     def fault_seen(self, fault: dict[str, Any]) -> None:
         self.session.fault_shown(fault)
@@ -151,6 +150,7 @@ class PlaySession:
         self.games = 0
         self.records: list[Path] = []
         self.last_trick_key = ""
+        self.opening = ""  # the type of the game's first event, which opens every deal
         self.error: BaseException | None = None
         self.thread: threading.Thread | None = None
         self.on_stop: Callable[[], None] | None = None
@@ -191,7 +191,8 @@ class PlaySession:
                                 f"{fault['detail']}")
                 path = self.save(record)
                 self.publish({"type": "over", "scores": record["scores"], "ranks": record["ranks"],
-                              "result": record["result"], "forfeited": record["forfeited"], "record": str(path)},
+                              "result": record["result"], "forfeited": record["forfeited"], "record": str(path),
+                              "game": len(self.records)},
                              keep="over")
                 self.wait_to_go_on()
         except GameAborted:
@@ -255,11 +256,26 @@ class PlaySession:
         self.watch = SeatWatch(state, [self.seat])
         self.show(state, None)
 
-    def show(self, state: GameState, actor: int | None) -> None:
-        """After an action (or at the start): the seat's view and its new events."""
+    def show(self, state: GameState, actor: int | None, deal_over: bool = False) -> None:
+        """After an action (or at the start): the seat's view and its new events.  With
+        ``deal_over`` (the action ended a deal, and the next one is dealt), the page is first
+        sent the events up to the next deal's first, without a view, so that the ended deal stays
+        on the table with its score sheet until the person goes on; then the next deal."""
         assert self.watch is not None  # start_game() began watching
         step = self.watch.step(actor)
         view, events = step.views[self.seat], step.events[self.seat]
+        if not self.opening and events:
+            self.opening = events[0]["type"]   # the type of the first event opens every deal
+        if deal_over:
+            cut = next((i for i, event in enumerate(events) if i and event["type"] == self.opening), len(events))
+            ended, events = events[:cut], events[cut:]
+            with self.lock:
+                self.snapshot["events"].extend(ended)
+                self.snapshot["ask"] = None
+            self.publish({"type": "update", "view": None, "events": ended, "actor": actor, "to_move": -1,
+                          "decision": "", "deal": state.deal_number() - 1, "over": False})
+            self.publish({"type": "pause", "deal": state.deal_number()}, keep="pause")
+            self.wait_to_go_on()
         self.last_trick_key = json.dumps(view.get("last_trick"), sort_keys=True, default=str)
         with self.lock:
             self.snapshot["events"].extend(events)
@@ -269,11 +285,6 @@ class PlaySession:
         self.publish({"type": "update", "view": view, "events": events, "actor": actor,
                       "to_move": step.to_move, "decision": step.next,
                       "deal": state.deal_number(), "over": state.is_terminal()})
-
-    def pause_for_next_deal(self, deal: int) -> None:
-        """Between two deals of a game: the page shows the deal's end until the person goes on."""
-        self.publish({"type": "pause", "deal": deal}, keep="pause")
-        self.wait_to_go_on()
 
     def wait_to_go_on(self) -> None:
         """Until the person goes on (next deal, new game); a choice of an action meanwhile is
@@ -381,6 +392,22 @@ def make_app(session: PlaySession) -> web.Application:
                                                                 "script-src 'unsafe-inline'; connect-src 'self'; "
                                                                 "img-src data:"})
 
+    async def replay(request: web.Request) -> web.Response:
+        """The replay viewer of a finished game of the session (``game``: 1, 2, ...), from the
+        person's seat: the other hands stay hidden, as they were during the game."""
+        from tournament.replay_html import replay_html
+
+        try:
+            path = session.records[int(request.query.get("game", "")) - 1]
+        except (ValueError, IndexError):
+            raise web.HTTPNotFound(text="no finished game of that number") from None
+        record = json.loads(path.read_text(encoding="utf-8"))
+        html = replay_html(record, seats=[session.seat], omniscient=False)
+        return web.Response(text=html, content_type="text/html",
+                            headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
+                                     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; "
+                                                                "script-src 'unsafe-inline'; img-src data:"})
+
     async def websocket(request: web.Request) -> web.WebSocketResponse:
         origin = request.headers.get("Origin")
         if origin is not None and origin.rsplit("//", 1)[-1] != request.host:
@@ -431,6 +458,7 @@ def make_app(session: PlaySession) -> web.Application:
     app = web.Application(middlewares=[guard])
     app.router.add_get("/", page)
     app.router.add_get("/ws", websocket)
+    app.router.add_get("/replay", replay)
     return app
 
 

@@ -13,6 +13,7 @@ import json
 import os
 import random
 import time
+import urllib.request
 from typing import Any
 
 import pytest
@@ -118,6 +119,7 @@ class Person:
         self.tokens: set[str] = set()       # every string of every message the page got
         self.decisions = 0
         self.trick_won_shown = False         # the table showed a completed trick's winner
+        self.sheets = 0                      # the deals' score sheets checked between two deals
 
     def wait(self, timeout: float = 60) -> tuple[str, list[str]]:
         """The next state the person acts in (a decision, a deal's end, the game's end)."""
@@ -137,6 +139,42 @@ class Person:
         assert not wrong, f"at {self.b.js('return [state, decision]')}: {wrong}"
         raw = self.b.js(RAW)
         assert not raw, f"the page shows field names or JSON: {raw}"
+
+    def check_sheet(self) -> None:
+        """At a deal's end (and the game's): the score sheet's every value is the one of the deal's
+        end in the game record (replayed), its tricks the deal's tricks each seat won, and the
+        table still shows the ended deal's last trick."""
+        import trickcore
+        from trickcore.games import table_of
+
+        state = self.server.session.state
+        assert state is not None
+        seat, players = self.server.session.seat, state.num_players
+        sheet = table_of(state.info.name)["sheet"]
+        events, _ = trickcore.replay(state.to_record()).events_for(seat, 0)
+        ends = [i for i, e in enumerate(events) if e["type"] == sheet["event"]]
+        end = events[ends[-1]]
+        tricks = [0] * players
+        for e in events[(ends[-2] + 1 if len(ends) > 1 else 0):ends[-1]]:
+            if e["type"] == "trick":
+                for w in (list(e["winners"].values()) if "winners" in e else
+                          [x for x in (e.get("winner"), e.get("winner2")) if x is not None]):
+                    tricks[w] += 1
+        teams = state.info.teams(players) if state.info.teams is not None else None
+        cells = self.b.js("""return Array.from(document.querySelectorAll("#sheet td[data-key]"),
+                             td => [td.dataset.key, Number(td.dataset.seat), JSON.parse(td.dataset.value)]);""")
+        assert len(cells) == players * (len(sheet["columns"]) + 1), "the score sheet is not shown"
+        for key, s, value in cells:
+            if key == "tricks":
+                assert value == tricks[s], f"tricks of seat {s}: {value}, the record's {tricks[s]}"
+                continue
+            given = end[key]
+            team = next(i for i, t in enumerate(teams) if s in t) if teams else None
+            expected = given[s] if len(given) == players else given[team]
+            assert value == expected, f"{key} of seat {s}: {value}, the record's {expected}"
+        last = next(e for e in reversed(events[:ends[-1]]) if e["type"] == "trick")
+        on_table = self.b.js('return Array.from(document.querySelectorAll("#trick .play .card"), e => e.dataset.card)')
+        assert sorted(on_table) == sorted(last["cards"]), "the ended deal's last trick is not on the table"
 
     def check_shown(self) -> None:
         """Nothing the page shows or was sent is a card hidden from the seat now."""
@@ -179,14 +217,17 @@ class Person:
             if check:
                 self.check_shown()
                 self.check_layout()
-            self.trick_won_shown |= "won by" in self.b.js("return document.getElementById('trick').textContent")
+            self.trick_won_shown |= "won by" in self.b.js("return document.getElementById('trick').textContent").lower()
             if state == "ask":
                 assert legal, "a decision without options"
                 self.click(rng.choice(legal))
                 self.decisions += 1
             elif state == "pause":
+                self.check_sheet()
+                self.sheets += 1
                 self.b.driver.find_element(By.CSS_SELECTOR, "#choices button.go").click()
             else:
+                self.check_sheet()
                 return {"scores": self.b.js("return over.scores"), "text": self.b.js(
                     "return document.getElementById('seats').textContent")}
 
@@ -227,6 +268,11 @@ def test_a_whole_game_by_clicking(browser, tmp_path, game, players, seat, option
         (record,) = finished_records(server.session)
         assert result["scores"] == record["scores"]
         assert "final" in result["text"]
+        # The result at the top links the replay viewer of this game, from the person's seat.
+        result_text = browser.js("return document.getElementById('result').innerText")
+        assert all(name in result_text for name in ("you", "New game", "Replay this game"))
+        with urllib.request.urlopen(browser.js("return document.querySelector('#result a').href")) as answer:
+            assert "trickcore replay viewer" in answer.read().decode()
         assert record["bots"][seat] == "you"
         assert browser.errors() == []
         assert browser.resources() == []               # the page fetches nothing

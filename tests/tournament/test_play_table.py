@@ -82,6 +82,18 @@ def test_every_field_of_every_view_is_described(game, players):
                 check_how(f"{event['type']}.{name}", table["event_fields"][name])
     rules = Path(__file__).resolve().parents[2] / "docs" / "rules"
     assert not table["rules"] or (rules / table["rules"]).is_file(), table["rules"]
+    sheet = table["sheet"]
+    ends = [e for e in events if e["type"] == sheet["event"]]
+    assert ends, f"no {sheet['event']} event, which ends a deal on the score sheet"
+    info = get_game(game)
+    teams = info.teams(players) if info.teams is not None else None
+    sizes = {players, len(teams)} if teams else {players}
+    for end in ends:
+        for column in sheet["columns"]:
+            check_how(f"sheet {column['key']}", column)
+            assert len(end[column["key"]]) in sizes, f"the sheet's {column['key']} is neither per seat nor per team"
+        for key in sheet.get("caption", {}):
+            assert key in end, f"the sheet's caption names no field of {sheet['event']}: {key}"
     for kind, decision in table["decisions"].items():
         assert decision["ask"], kind
         assert re.fullmatch(r"(§\d+(\.\d+)*)?", decision["rule"]), decision["rule"]

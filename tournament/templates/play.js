@@ -12,6 +12,7 @@ let decision = "";
 let selected = [];        // cards picked toward an option naming several cards (or a card with a choice)
 let state = "connecting"; // connecting, watch, ask, sent, pause, over, taken, closed
 let pause = null, over = null, seq = 0, ws = null;
+let events = [];          // every event of this game the seat was sent
 
 function seatName(s) { return s === ME ? `you (seat ${s})` : `seat ${s} (${names[s]})`; }
 
@@ -76,7 +77,9 @@ function handle(msg) {
     case "resume":
       view = msg.view;
       document.getElementById("log").textContent = "";
+      events = [];
       logEvents(msg.events || []);
+      if (msg.pause && !msg.over) endOfDeal();
       document.getElementById("notices").textContent = "";
       for (const f of msg.faults || []) notice(faultText(f), "fault");
       legal = []; pause = null; over = null; state = "watch";
@@ -85,13 +88,14 @@ function handle(msg) {
       else if (msg.ask) { legal = msg.ask.legal; decision = msg.ask.decision; state = "ask"; }
       break;
     case "game":
-      view = null; over = null; pause = null; legal = []; selected = []; state = "watch";
+      view = null; over = null; pause = null; legal = []; selected = []; state = "watch"; events = [];
       document.getElementById("log").textContent = "";
       document.getElementById("notices").textContent = "";
       break;
     case "update":
-      view = msg.view;
       logEvents(msg.events || []);
+      if (msg.view) view = msg.view;
+      else endOfDeal();     // the deal is over: its table stays as it ended, until the person goes on
       if (state !== "ask") state = "watch";
       break;
     case "ask":
@@ -128,6 +132,7 @@ function notice(text, cls) {
   document.getElementById("notices").appendChild(el("p", cls, text));
 }
 function logEvents(list) {
+  events.push(...list);
   const log = document.getElementById("log");
   for (const ev of list) {
     const line = eventLine(ev);
@@ -148,6 +153,8 @@ function render() {
   renderHand();
   renderChoices();
   renderDetails();
+  renderSheet();
+  renderResult();
 }
 function statusText() {
   if (state === "connecting") return "Connecting…";
@@ -186,8 +193,8 @@ function renderTrick() {
   if (!plays.length && view.last_trick) {
     plays = trickPlays(view.last_trick, N);
     winners = winnersOf(view.last_trick);
-    const pts = view.last_trick.points !== undefined ? `, ${view.last_trick.points} points` : "";
-    title = `Last trick: won by ${winners.map(w => w === ME ? "you" : names[w]).join(" and ")}${pts}`;
+    const pts = view.last_trick.points !== undefined ? ` · ${view.last_trick.points} points` : "";
+    title = `Won by ${winners.map(w => w === ME ? "you" : names[w]).join(" and ")}${pts}`;
   }
   if (title) box.appendChild(el("div", "title" + (winners.length ? " won" : ""), title));
   const seen = {};
@@ -273,6 +280,105 @@ function eventLine(ev) {
     li.appendChild(drawnEl(ev[part], (TABLE.event_fields || {})[part] || {}) || el("span", "muted", "–"));
   }
   return li;
+}
+/* The ended deal as it ended: its last trick (the trick event, which the view of the next deal
+   no longer holds) lies on the table, and nobody is to move. */
+function endOfDeal() {
+  if (!view) return;
+  const last = [...events].reverse().find(e => e.type === "trick");
+  if (!last) return;
+  // The cards of the last trick played after the view was taken leave their holders' hands.
+  const before = new Set(trickPlays(view.trick || view.double_trick, N).map(p => `${p.seat} ${p.card}`));
+  const sizes = Array.isArray(view.hand_sizes) ? [...view.hand_sizes] : null;
+  let hand = Array.isArray(view.hand) ? [...view.hand] : view.hand;
+  for (const p of trickPlays(last, N)) {
+    if (before.has(`${p.seat} ${p.card}`)) continue;
+    if (sizes && sizes[p.seat] > 0) sizes[p.seat] -= 1;
+    if (p.seat === ME && Array.isArray(hand)) hand = hand.filter(c => c !== p.card.split("=")[0]);
+  }
+  view = Object.assign({}, view, {to_move: -1, trick: null, double_trick: null, last_trick: last, hand},
+                       sizes ? {hand_sizes: sizes} : {});
+}
+/* The team of seat ``s`` (an index into a value given per team), or null. */
+function teamOf(s) {
+  return DATA.teams ? DATA.teams.findIndex(t => t.includes(s)) : null;
+}
+/* The score sheet of the last deal that ended (the game's description names the event that ends a
+   deal, its columns and caption): per seat each column's value, the tricks it took in the deal
+   (counted from the deal's trick events), and the running total where the event has one. */
+function renderSheet() {
+  const box = document.getElementById("sheet");
+  box.textContent = "";
+  const sheet = TABLE.sheet;
+  if (!sheet || (state !== "pause" && state !== "over")) return;
+  const at = events.map(e => e.type).lastIndexOf(sheet.event);
+  if (at < 0) return;
+  const ev = events[at], before = events.slice(0, at).map(e => e.type).lastIndexOf(sheet.event);
+  const tricks = new Array(N).fill(0);
+  for (const e of events.slice(before + 1, at)) if (e.type === "trick") for (const w of winnersOf(e)) tricks[w] += 1;
+  box.appendChild(el("h2", null, sheet.title || "The deal's score sheet"));
+  const caption = el("p", "caption");
+  for (const [key, f] of Object.entries(sheet.caption || {})) {
+    const fact = factEl(f, ev[key]);
+    if (fact) { caption.appendChild(fact); caption.appendChild(document.createTextNode(" ")); }
+  }
+  if (caption.childNodes.length) box.appendChild(caption);
+  const table = el("table");
+  const head = el("tr");
+  head.appendChild(el("th", "l", "seat"));
+  for (const col of sheet.columns) head.appendChild(el("th", null, col.label));
+  head.appendChild(el("th", null, sheet.tricks || "tricks"));
+  table.appendChild(head);
+  for (let s = 0; s < N; s++) {
+    const row = el("tr", s === ME ? "me" : null);
+    row.appendChild(el("td", "l", s === ME ? "you" : names[s]));
+    for (const col of sheet.columns) {
+      const all = ev[col.key];
+      const value = !Array.isArray(all) ? null : all.length === N ? all[s] : teamOf(s) !== null ? all[teamOf(s)] : null;
+      const td = el("td");
+      td.dataset.key = col.key;
+      td.dataset.seat = String(s);
+      td.dataset.value = JSON.stringify(value === undefined ? null : value);
+      td.appendChild(drawnEl(value, col) || el("span", "muted", "–"));
+      row.appendChild(td);
+    }
+    const td = el("td", null, String(tricks[s]));
+    td.dataset.key = "tricks";
+    td.dataset.seat = String(s);
+    td.dataset.value = String(tricks[s]);
+    row.appendChild(td);
+    table.appendChild(row);
+  }
+  box.appendChild(table);
+}
+/* The game's result, at the top of the page once it is over: every seat's rank and score, a new
+   game and the replay of this one. */
+function renderResult() {
+  const box = document.getElementById("result");
+  box.textContent = "";
+  box.hidden = state !== "over" || !over;
+  if (box.hidden) return;
+  const res = over.result || {scores: over.scores, ranks: over.ranks};
+  const order = [...Array(N).keys()].sort((a, b) => res.ranks[a] - res.ranks[b]);
+  box.appendChild(el("b", null, "The game is over: "));
+  order.forEach((s, i) => {
+    const e = el("span", "place" + (s === ME ? " me" : ""),
+                 `${res.ranks[s]}. ${s === ME ? "you" : names[s]} ${fmtNum(res.scores[s])}`
+                 + ((over.forfeited || []).includes(s) ? " (forfeited)" : ""));
+    if (i) box.appendChild(document.createTextNode(" · "));
+    box.appendChild(e);
+  });
+  const again = el("button", "go", "New game");
+  again.type = "button";
+  again.addEventListener("click", goOn);
+  box.appendChild(again);
+  if (over.game) {
+    const link = el("a", null, "Replay this game");
+    link.href = `/replay?t=${encodeURIComponent(DATA.token)}&game=${over.game}`;
+    link.target = "_blank";
+    link.rel = "noopener";
+    box.appendChild(link);
+  }
 }
 /* What the person is asked, in the game's words (its description's prompt of the decision),
    each {field} of the prompt filled with the view's value as words. */
@@ -387,7 +493,7 @@ function renderChoices() {
       : (!withCards ? "Choose:" : withCards === legal.length ? "Pick a card." : "Pick a card or an option.");
     for (const o of [...matching, ...options]) button(o.replace("+", " + "), () => choose(o), o);
   } else if (state === "pause") {
-    prompt.textContent = "The deal is over; the scores are beside the seats.";
+    prompt.textContent = "The deal is over: its score sheet is beside the table.";
     button("Next deal", goOn, undefined, "go");
   } else if (state === "over") {
     if (over && over.record) {   // the file's name: its folder is the command's --out

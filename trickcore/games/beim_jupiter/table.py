@@ -59,6 +59,9 @@ TABLE: dict[str, Any] = {
                 "rule": "§5"},
         "play": {"ask": "play a card (trump {trump}).", "rule": "§6"},
     },
+    "sheet": {"event": "round_end", "title": "The round's score sheet", "columns": [
+        {"key": "bids", "label": "bid"}, {"key": "trick_points", "label": "trick points"},
+        {"key": "gains", "label": "points"}, {"key": "scores", "label": "total", "how": "number"}]},
     "event_fields": EVENT_FIELDS,
     "events": {
         "round_start": "Round {round}: dealer {dealer}, first lead {start_player}.",

@@ -45,6 +45,8 @@ TABLE: dict[str, Any] = {
     "decisions": {
         "play": {"ask": "play a card: open a trick of its colour or join one.", "rule": "§4"},
     },
+    "sheet": {"event": "game_end", "title": "The game's score sheet", "tricks": "double tricks", "columns": [
+        {"key": "scores", "label": "points"}, {"key": "totals", "label": "total"}]},
     "event_fields": EVENT_FIELDS,
     "events": {
         "deal": "Game {game}: dealer {dealer}, first lead {leader}.",

@@ -77,6 +77,11 @@ TABLE: dict[str, Any] = {
         "re": {"ask": "Re (redouble), or pass?", "rule": "§6"},
         "play": {"ask": "play a card (trump {trump}).", "rule": "§7"},
     },
+    "sheet": {"event": "deal_end", "caption": {"trump": {"label": "trump", "how": "suit"},
+                                               "declarer": {"label": "declarer", "how": "seat"},
+                                               "multiplier": {"label": "stakes ×"}},
+              "columns": [{"key": "card_points", "label": "card points"}, {"key": "melds", "label": "melds"},
+                          {"key": "points", "label": "points"}, {"key": "dice", "label": "dice"}]},
     "event_fields": EVENT_FIELDS,
     "events": {
         "deal": "Deal {deal}: dealer {dealer}, turned card {turned}.",

@@ -30,6 +30,8 @@ TABLE: dict[str, Any] = {
     "decisions": {
         "play": {"ask": "play a card (trump {trump}).", "rule": ""},
     },
+    "sheet": {"event": "game_end", "title": "The game's score sheet", "columns": [
+        {"key": "scores", "label": "score", "how": "number"}]},
     "event_fields": EVENT_FIELDS,
     "events": {
         "deal": "Trump: {trump}.",

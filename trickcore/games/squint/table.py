@@ -70,6 +70,10 @@ TABLE: dict[str, Any] = {
         "pass": {"ask": "choose the cards you pass.", "rule": "§6.3"},
         "play": {"ask": "play a card (contract: {contract}).", "rule": "§7"},
     },
+    "sheet": {"event": "deal_end", "caption": {"contract": {"label": "contract", **TABLE_CONTRACT},
+                                               "multiplier": {"label": "stakes ×"}},
+              "columns": [{"key": "bids", "label": "bid", "how": "card"}, {"key": "scores", "label": "points"},
+                          {"key": "totals", "label": "total"}]},
     "event_fields": EVENT_FIELDS,
     "events": {
         "deal": "Deal {deal}: dealer {dealer}, eldest hand {eldest}.",

@@ -53,6 +53,9 @@ TABLE: dict[str, Any] = {
         "colour": {"ask": "choose your pain colour.", "rule": "§3.5"},
         "play": {"ask": "play a card.", "rule": "§2"},
     },
+    "sheet": {"event": "round_end", "title": "The round's score sheet", "columns": [
+        {"key": "laid_out", "label": "laid out", "how": "cards"}, {"key": "scores", "label": "points"},
+        {"key": "totals", "label": "total"}]},
     "event_fields": EVENT_FIELDS,
     "events": {
         "deal": "Round {round}: dealer {dealer}, first lead {leader}.",
