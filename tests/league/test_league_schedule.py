@@ -135,3 +135,25 @@ def test_the_duplicate_margin_of_two_bots_over_their_deals(tmp_path: Path) -> No
         assert ahead.ci95 is not None and ahead.ci95 == pytest.approx(behind.ci95)
     finally:
         opened.close()
+
+
+def test_a_table_resumes_under_another_path_of_the_interpreter(league: League, tmp_path: Path) -> None:
+    """A table started by one interpreter path (python) is finished by a server started with
+    another (python3): the table's config keeps {python} as written, as tournament configs do."""
+    here = Path(sys.executable)
+    other = here.with_name("python3" if here.name != "python3" else "python")
+    if not other.exists():
+        pytest.skip(f"no {other.name} beside {here} to restart the server with")
+    add_version(league, "heuristic", 25, 25 / 3, 0, script="heuristic_bot.py")
+    add_version(league, "random", 25, 25 / 3, 0)
+    table_id = form_table(league)
+    assert table_id is not None
+    play_table(league, table_id)  # every game recorded; the server "dies" before rating it
+    code = "import sys; from trickcore.cli import main; sys.exit(main())"
+    done = subprocess.run([str(other), "-c", code, "league", "serve", str(league.folder), "--no-web", "--tables", "1",
+                           "-q"], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    with Session(league.engine) as session:
+        table = session.get_one(LeagueTable, table_id)
+        assert (table.state, table.rated_seq) == ("rated", 1)
+        assert {v.games for v in session.query(Version)} == {2}

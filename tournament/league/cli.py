@@ -284,10 +284,15 @@ def serve_command(folder: str, max_tables: int | None, host: str | None, port: i
             click.echo(f"warning: listening on {host}, beyond this machine; put a reverse proxy with TLS in "
                        f"front of it (docs/league.md)", err=True)
     signal.signal(signal.SIGTERM, _interrupt)  # SIGTERM stops like Ctrl-C: bots killed, finished games kept
+    from tournament.results import ResumeError
+
     try:
         scheduler.run()
     except KeyboardInterrupt:
         scheduler.interrupted = True
+    except ResumeError as exc:  # a table's folder no longer matches its bots (the league's folder moved?)
+        click.echo(f"error: table {scheduler.current}: {exc}", err=True)
+        sys.exit(1)
     finally:
         if server is not None:
             server.stop()

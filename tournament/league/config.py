@@ -177,7 +177,10 @@ def _runtimes_section(c: Checker, doc: dict[str, Any]) -> dict[str, tuple[str, .
             c.error(f"runtimes.{name}", f"must be an array of strings (the words before the bot's command), "
                                         f"got {words!r}")
             continue
-        runtimes[name] = tuple(sys.executable if w == "{python}" else w for w in words)
+        # Kept as written: a table's config expands {python} as every tournament config does, and
+        # compares its bots as written when it resumes, so a restart under another path of the
+        # interpreter (python3 for python, a moved virtual environment) resumes the same table.
+        runtimes[name] = tuple(words)
     if not runtimes:
         c.error("runtimes", "offers no runtime: a bot's bot.toml names one of them")
     return runtimes
