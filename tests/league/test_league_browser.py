@@ -20,8 +20,7 @@ from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournament"))
-from browser import Browser, missing_reason  # noqa: E402
+from tests.tournament.browser import Browser, missing_reason
 
 _MISSING = missing_reason()
 if _MISSING and os.environ.get("CI"):
