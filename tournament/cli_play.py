@@ -17,6 +17,8 @@ from tournament.config import ConfigError, parse_value
 @click.argument("commands", nargs=-1, metavar="[BOT_CMD...]")
 @click.option("-p", "--players", type=int, help="Seats (default: the game's smallest player count).")
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat.")
+@click.option("--people", type=click.IntRange(min=1), default=1, show_default=True,
+              help="People at the table, each with a page and key of their own (seats spread from --seat).")
 @click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE", help="A game option.")
 @click.option("--seed", type=click.IntRange(min=0), help="Master seed of the deals (default: drawn).")
 @click.option("--pace", type=click.FloatRange(min=0), default=0.8, show_default=True,
@@ -28,7 +30,8 @@ from tournament.config import ConfigError, parse_value
 @click.option("--no-browser", is_flag=True, help="Print the page's address only; do not open a browser.")
 @click.option("--sandbox", "sandbox_kind", type=click.Choice(["bwrap", "none"]),
               help='Run each bot in a bubblewrap sandbox (bwrap, the default on Linux) or, on purpose, in none.')
-def play_command(game: str, commands: tuple[str, ...], players: int | None, seat: int, game_options: tuple[str, ...],
+def play_command(game: str, commands: tuple[str, ...], players: int | None, seat: int, people: int,
+                 game_options: tuple[str, ...],
                  seed: int | None, pace: float, decision_ms: float, out: str, port: int, no_browser: bool,
                  sandbox_kind: str | None) -> None:
     """Play GAME yourself, in the browser, against bots: a page on this machine shows your seat
@@ -37,14 +40,19 @@ def play_command(game: str, commands: tuple[str, ...], players: int | None, seat
     import asyncio
     import webbrowser
 
-    from tournament.play import PlaySession, play_config, serve
+    from tournament.play import PlaySession, people_seats, play_config, serve
     from tournament.sandbox import unsandboxed_notice
     from trickcore.game import GameConfigError
+    from trickcore.games import get_game
 
     try:
+        count = players if players is not None else min(get_game(game).players)
+        if people > count:
+            raise ConfigError([f"--people: {people} people at a table of {count}"], "trickcore play")
+        persons = people_seats(count, seat, people)
         config = play_config(game, players, seat, [shlex.split(c) for c in commands],
                              {k: parse_value(v) for k, _, v in (o.partition("=") for o in game_options)},
-                             decision_ms, sandbox_kind)
+                             decision_ms, sandbox_kind, people=persons[1:])
     except (ConfigError, GameConfigError) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
@@ -64,13 +72,19 @@ def play_command(game: str, commands: tuple[str, ...], players: int | None, seat
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
     session = PlaySession(config, seat, Path(out), pace=pace, seed=seed,
-                          notify=lambda line: click.echo(line, err=True))
+                          notify=lambda line: click.echo(line, err=True), people=persons[1:])
+    links = iter(persons)
 
     def ready(url: str) -> None:
-        click.echo(f"trickcore play: {config.game_info.title}, {config.players} players, you are seat {seat}")
-        click.echo(f"open {url}  (Ctrl-C ends the game)")
-        if not no_browser:
-            webbrowser.open(url)
+        # Each person's page: the first is opened here, the others' links are for them to open.
+        place = next(links)
+        if place == seat:
+            click.echo(f"trickcore play: {config.game_info.title}, {config.players} players, you are seat {seat}")
+            click.echo(f"open {url}  (Ctrl-C ends the game)")
+            if not no_browser:
+                webbrowser.open(url)
+        else:
+            click.echo(f"seat {place}'s person: open {url}")
 
     try:
         asyncio.run(serve(session, port=port, ready=ready))

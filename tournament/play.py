@@ -37,7 +37,7 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -112,7 +112,8 @@ class PersonSeat:
         deal_over = deal != self.deal and not state.is_terminal()
         self.deal = deal
         session.show(state, mover, deal_over=deal_over)
-        if not deal_over and mover != session.seat and session.pace > 0:
+        # A person's move is not paced, and a bot's once per table (after the last person has seen it).
+        if not deal_over and mover not in session.people and session is session.lead.group[-1] and session.pace > 0:
             # A bot's move, at a pace a person can follow; a completed trick stays a while longer.
             ended = session.last_trick_key != trick_before
             if session.pause(session.pace * (2 if ended else 1)):
@@ -127,8 +128,11 @@ class PlaySession:
 
     def __init__(self, config: TournamentConfig, seat: int, out_dir: Path, *, pace: float = 0.8,
                  seed: int | None = None, linger_s: float = DEFAULT_LINGER_S,
-                 notify: Callable[[str], None] | None = None) -> None:
+                 notify: Callable[[str], None] | None = None, people: Sequence[int] = ()) -> None:
         self.config = config
+        # The seats of people: this session's, then the others' (``people``), each played from a
+        # page of its own with a key of its own (a companion session of this one, in ``group``).
+        self.people = [seat] + [s for s in people if s != seat]
         # The terminal's lines (trickcore play prints them): a bot's faults, the page gone, the end.
         self.notify = notify or (lambda line: None)
         self.ended = ""  # why the session stopped, once it has: the page closed, quit on the page
@@ -157,12 +161,32 @@ class PlaySession:
         self.table: Table | None = None            # the game thread's table (its bot sessions)
         self.state: GameState | None = None        # the game being played
         self.watch: SeatWatch | None = None        # what the seat has been shown of it
+        self.lead = self                           # the session that runs the games and the server
+        self.group = [self] + [self._companion(s) for s in self.people[1:]]
+
+    def _companion(self, seat: int) -> PlaySession:
+        """The session of another person's seat at this table: the table, its games, its stop and
+        its records are this session's; the seat, the page's key and what the page was shown are
+        its own."""
+        other = PlaySession.__new__(PlaySession)
+        other.__dict__.update(self.__dict__)
+        other.seat = seat
+        other.token = secrets.token_urlsafe(24)
+        other.lock = threading.Lock()
+        other.choices = collections.deque()
+        other.waiting = None
+        other.controller = other.outbox = None
+        other.snapshot = {}
+        other.last_trick_key = other.opening = ""
+        other.state = other.watch = None
+        other.lead = self
+        return other
 
     def bot_names(self) -> list[str]:
-        """The table's seats: the config's bots in turn around the person's seat."""
-        bots = [b.name for b in self.config.bots]
-        return [PERSON if s == self.seat else bots[(s - (s > self.seat)) % len(bots)]
-                for s in range(self.config.players)]
+        """The table's seats: the config's bots in turn around the people's seats, which are
+        named ``you`` (one person) or ``person<seat>`` (several)."""
+        bots = iter(b.name for b in self.config.bots)
+        return [person_name(s, self.people) if s in self.people else next(bots) for s in range(self.config.players)]
 
     def pause(self, seconds: float) -> bool:
         """Wait ``seconds`` (the pace of the bots' moves); True if the session was stopped meanwhile."""
@@ -174,13 +198,15 @@ class PlaySession:
         self.thread.start()
 
     def _games(self) -> None:
-        table = self.table = Table(self.config, None, self.stop, people={PERSON: PersonSeat(self)})
+        table = self.table = Table(self.config, None, self.stop,
+                                   people={self.names[one.seat]: PersonSeat(one) for one in self.group})
         try:
             while not self.stop.is_set():
                 self.games += 1
                 job = Job(index=self.games - 1, job_id=f"play-{self.games}", table=0, deal=self.games,
                           seed=deal_seed(self.master, self.games), seating=0, bots=tuple(self.names))
-                self.begin_game()
+                for one in self.group:
+                    one.begin_game()
                 try:
                     result = table.play(job)
                 except GameAborted:
@@ -190,16 +216,18 @@ class PlaySession:
                     self.notify(f"game {self.games}, seat {fault['seat']} ({fault['bot']}): {fault['class']}: "
                                 f"{fault['detail']}")
                 path = self.save(record)
-                self.publish({"type": "over", "scores": record["scores"], "ranks": record["ranks"],
-                              "result": record["result"], "forfeited": record["forfeited"], "record": str(path),
-                              "game": len(self.records)},
-                             keep="over")
-                self.wait_to_go_on()
+                for one in self.group:
+                    one.publish({"type": "over", "scores": record["scores"], "ranks": record["ranks"],
+                                 "result": record["result"], "forfeited": record["forfeited"], "record": str(path),
+                                 "game": len(self.records)}, keep="over")
+                for one in self.group:   # the next game starts when every person has gone on
+                    one.wait_to_go_on()
         except GameAborted:
             pass
         except BaseException as exc:        # shown to the person and re-raised by the command
             self.error = exc
-            self.publish({"type": "error", "text": f"{type(exc).__name__}: {exc}"})
+            for one in self.group:
+                one.publish({"type": "error", "text": f"{type(exc).__name__}: {exc}"})
         finally:
             table.close()
             if self.loop is not None and self.on_stop is not None:
@@ -237,18 +265,19 @@ class PlaySession:
         """Stop the session (from any thread): the game ends, and with it every bot process."""
         if why:
             self.end(why)
-        with self.lock:
-            self.stop.set()
-            waiting, self.waiting = self.waiting, None
-        if waiting is not None:
-            waiting.set_exception(GameAborted())
+        for one in self.lead.group:
+            with one.lock:
+                self.stop.set()
+                waiting, one.waiting = one.waiting, None
+            if waiting is not None:
+                waiting.set_exception(GameAborted())
 
     def begin_game(self) -> None:
         with self.lock:
             self.snapshot = {"events": [], "view": None, "ask": None, "pause": None, "over": None, "faults": [],
-                             "game": self.games}
+                             "game": self.lead.games}
         self.last_trick_key = ""
-        self.publish({"type": "game", "game": self.games}, keep=None)
+        self.publish({"type": "game", "game": self.lead.games}, keep=None)
 
     def start_game(self, state: GameState) -> None:
         """The game is dealt: the page is shown it from the seat."""
@@ -299,12 +328,14 @@ class PlaySession:
             self.snapshot.setdefault("faults", []).append(shown)
         self.publish({"type": "fault", **shown})
         did = "it forfeits the game" if fault["outcome"] == "forfeit" else "a random legal option was played for it"
+        if self is not self.lead:   # the terminal says it once
+            return
         self.notify(f"fault: seat {fault['seat']} ({fault['bot']}): {fault['class']}, {did} (what it did is printed "
                     f"when the game ends: it may show the bot's cards)")
 
     def end(self, why: str) -> None:
         """Say why the session stops (the first reason given is kept)."""
-        self.ended = self.ended or why
+        self.lead.ended = self.lead.ended or why
 
     def publish(self, message: dict[str, Any], keep: str | None = "") -> None:
         """Send a message to the controlling page (from any thread); ``keep`` names the
@@ -366,7 +397,17 @@ def _is_loopback(host: str | None) -> bool:
 
 
 def make_app(session: PlaySession) -> web.Application:
-    """The page and its websocket, for the loopback address and the session's token only."""
+    """The page and its websocket, for the loopback address and a key of the table's people only:
+    each request is served for the person whose key it holds (:func:`owner`)."""
+    lead = session
+
+    def owner(request: web.Request) -> PlaySession:
+        """The session of the person whose key the request holds."""
+        key = request.query.get("t", "")
+        for one in lead.group:
+            if secrets.compare_digest(key, one.token):
+                return one
+        raise web.HTTPForbidden(text="open the address trickcore play printed (it holds the session's key)")
 
     @web.middleware
     async def guard(request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
@@ -375,14 +416,14 @@ def make_app(session: PlaySession) -> web.Application:
         host = (request.host or "").rsplit(":", 1)[0].strip("[]")
         if host != "localhost" and not _is_loopback(host):
             raise web.HTTPForbidden(text="unexpected Host header")
-        if not secrets.compare_digest(request.query.get("t", ""), session.token):
-            raise web.HTTPForbidden(text="open the address trickcore play printed (it holds the session's key)")
+        owner(request)
         response: web.StreamResponse = await handler(request)
         return response
 
     async def page(request: web.Request) -> web.Response:
         from tournament.pages import render
 
+        session = owner(request)
         title = f"{session.config.game_info.title} – trickcore play"
         html = render("play.html.j2", generator="trickcore play", title=title,
                       data={"token": session.token, **session.hello()})
@@ -397,6 +438,7 @@ def make_app(session: PlaySession) -> web.Application:
         person's seat: the other hands stay hidden, as they were during the game."""
         from tournament.replay_html import replay_html
 
+        session = owner(request)
         try:
             path = session.records[int(request.query.get("game", "")) - 1]
         except (ValueError, IndexError):
@@ -409,6 +451,7 @@ def make_app(session: PlaySession) -> web.Application:
                                                                 "script-src 'unsafe-inline'; img-src data:"})
 
     async def websocket(request: web.Request) -> web.WebSocketResponse:
+        session = owner(request)
         origin = request.headers.get("Origin")
         if origin is not None and origin.rsplit("//", 1)[-1] != request.host:
             raise web.HTTPForbidden(text="the page of another site may not connect")
@@ -444,16 +487,17 @@ def make_app(session: PlaySession) -> web.Application:
             if session.controller is ws:
                 session.controller = None
                 session.outbox = None
-                if not session.stop.is_set() and not session.ended:
+                if not session.stop.is_set() and not lead.ended:
                     session.notify(f"the page has closed; the game ends in {session.linger_s:g} s unless the "
                                    f"page is opened again")
-                asyncio.get_running_loop().call_later(session.linger_s, _gone)
+                asyncio.get_running_loop().call_later(session.linger_s, _gone, session)
         return ws
 
-    def _gone() -> None:
+    def _gone(session: PlaySession) -> None:
         # The controlling page closed and no page took the seat since: the game ends.
         if session.controller is None:
-            session.halt("the page was closed")
+            alone = len(lead.group) == 1
+            session.halt("the page was closed" if alone else f"the page of seat {session.seat} was closed")
 
     app = web.Application(middlewares=[guard])
     app.router.add_get("/", page)
@@ -465,9 +509,10 @@ def make_app(session: PlaySession) -> web.Application:
 async def serve(session: PlaySession, host: str = "127.0.0.1", port: int = 0,
                 ready: Callable[[str], None] | None = None) -> None:
     """Serve the session until it stops (the page closed, ``quit``, Ctrl-C or an error);
-    ``ready`` gets the page's address once the server listens."""
+    ``ready`` gets each person's page address (the session's first) once the server listens."""
     loop = asyncio.get_running_loop()
-    session.loop = loop
+    for one in session.group:
+        one.loop = loop
     done = asyncio.Event()
     session.on_stop = done.set
     runner = web.AppRunner(make_app(session), access_log=None, handle_signals=False)
@@ -480,10 +525,10 @@ async def serve(session: PlaySession, host: str = "127.0.0.1", port: int = 0,
     bound = sock.getsockname()[1]
     await web.SockSite(runner, sock).start()
     shown = f"[{host}]" if ":" in host else host
-    url = f"http://{shown}:{bound}/?t={session.token}"
     session.start()
     if ready is not None:
-        ready(url)
+        for one in session.group:   # each person's page, with its own key
+            ready(f"http://{shown}:{bound}/?t={one.token}")
     try:
         await done.wait()  # set by the game thread as it ends (on_stop)
     finally:
@@ -491,9 +536,22 @@ async def serve(session: PlaySession, host: str = "127.0.0.1", port: int = 0,
         if session.thread is not None:
             await loop.run_in_executor(None, session.thread.join)
         # Close the page's socket first: the server's cleanup would wait for it.
-        if session.controller is not None and not session.controller.closed:
-            await session.controller.close(message=b"the game has ended")
+        for one in session.group:
+            if one.controller is not None and not one.controller.closed:
+                await one.controller.close(message=b"the game has ended")
         await runner.cleanup()
+
+
+def people_seats(players: int, seat: int, count: int) -> list[int]:
+    """The seats of ``count`` people at a table of ``players``, the first ``seat``: spread evenly
+    around the table (so that two people at Klaberjass with four are partners)."""
+    return [(seat + i * players // count) % players for i in range(count)]
+
+
+def person_name(seat: int, people: Sequence[int]) -> str:
+    """A person's seat's name in the game records: ``you`` when one person plays, else
+    ``person<seat>``."""
+    return PERSON if len(people) == 1 else f"person{seat}"
 
 
 def options_in_words(info: GameInfo, options: dict[str, Any], players: int) -> str:
@@ -515,11 +573,12 @@ def options_in_words(info: GameInfo, options: dict[str, Any], players: int) -> s
 
 
 def play_config(game: str, players: int | None, seat: int, commands: list[list[str]], options: dict[str, Any],
-                decision_ms: float, sandbox_kind: str | None) -> TournamentConfig:
-    """The config of a person's table: ``commands`` (argument lists) fill the other seats in
-    turn, the bundled heuristic bot (one process per seat, each seeded by its seat) when none
-    is given; the time control, failure policies, limits and sandbox are a tournament's
-    defaults.  Raises ConfigError (and GameConfigError) as a tournament config does."""
+                decision_ms: float, sandbox_kind: str | None, people: Sequence[int] = ()) -> TournamentConfig:
+    """The config of a person's table: ``commands`` (argument lists) fill the seats that are
+    neither ``seat`` nor one of ``people`` (the other people's seats) in turn, the bundled
+    heuristic bot (one process per seat, each seeded by its seat) when none is given; the time
+    control, failure policies, limits and sandbox are a tournament's defaults.  Raises
+    ConfigError (and GameConfigError) as a tournament config does."""
     from tournament.config import DEFAULT_FILLER, ConfigError, parse_config, program_name
 
     info = get_game(game)
@@ -527,8 +586,13 @@ def play_config(game: str, players: int | None, seat: int, commands: list[list[s
         players = min(info.players)
     if not 0 <= seat < players:
         raise ConfigError([f"--seat: seat {seat} is not in 0..{players - 1} ({players} players)"], "trickcore play")
+    for other in people:
+        if not 0 <= other < players:
+            raise ConfigError([f"--people: seat {other} is not in 0..{players - 1} ({players} players)"],
+                              "trickcore play")
+    persons = {seat, *people}
     bots: list[dict[str, Any]] = []
-    others = [s for s in range(players) if s != seat]
+    others = [s for s in range(players) if s not in persons]
     for k, s in enumerate(others):
         if commands:
             argv = commands[k % len(commands)]
@@ -543,5 +607,5 @@ def play_config(game: str, players: int | None, seat: int, commands: list[list[s
     }
     if sandbox_kind is not None:
         doc["sandbox"] = {"kind": sandbox_kind}
-    # One seat of the table is the person's (Table.people): the bots fill the others.
-    return parse_config(doc, "trickcore play", people=1)
+    # The people's seats of the table are theirs (Table.people): the bots fill the others.
+    return parse_config(doc, "trickcore play", people=len(persons))

@@ -113,8 +113,9 @@ def browser():
 class Person:
     """Plays one seat through the page: waits for its turn, clicks, checks what it was shown."""
 
-    def __init__(self, browser: Browser, server: Server) -> None:
+    def __init__(self, browser: Browser, server: Server, session: Any = None) -> None:
         self.b, self.server = browser, server
+        self.session = session or server.session    # the seat's session (one of the table's people)
         self.seq = 0
         self.tokens: set[str] = set()       # every string of every message the page got
         self.decisions = 0
@@ -133,6 +134,15 @@ class Person:
             time.sleep(0.005)
         raise AssertionError("the page did not come to a decision in time")
 
+    def poll(self) -> tuple[str, list[str]] | None:
+        """The state the person acts in now, if the page has come to a new one (else None)."""
+        state, seq, legal = self.b.js(STATUS)
+        assert state not in ("closed", "taken"), f"the page says {state}"
+        if seq > self.seq and state in ("ask", "pause", "over"):
+            self.seq = seq
+            return state, json.loads(legal)
+        return None
+
     def check_layout(self) -> None:
         """Every seat, the trick and the hand are on the screen, none hidden, the hand not dimmed."""
         wrong = self.b.js(LAYOUT)
@@ -147,9 +157,9 @@ class Person:
         import trickcore
         from trickcore.games import table_of
 
-        state = self.server.session.state
+        state = self.session.state
         assert state is not None
-        seat, players = self.server.session.seat, state.num_players
+        seat, players = self.session.seat, state.num_players
         sheet = table_of(state.info.name)["sheet"]
         events, _ = trickcore.replay(state.to_record()).events_for(seat, 0)
         ends = [i for i, e in enumerate(events) if e["type"] == sheet["event"]]
@@ -178,10 +188,10 @@ class Person:
 
     def check_shown(self) -> None:
         """Nothing the page shows or was sent is a card hidden from the seat now."""
-        state = self.server.session.state
+        state = self.session.state
         assert state is not None
         self.tokens |= tokens_of_frames(self.b.websocket_frames())
-        hidden = hidden_now(state, self.server.session.seat)
+        hidden = hidden_now(state, self.session.seat)
         shown = names(self.b.js(SHOWN))
         assert not shown & hidden, f"the page shows hidden cards {sorted(shown & hidden)}"
         assert not self.tokens & hidden, f"the page was sent hidden cards {sorted(self.tokens & hidden)}"
@@ -341,4 +351,61 @@ def test_a_second_tab_cannot_act_until_the_first_has_gone(browser, tmp_path):
         person.click(again[0])
         person.wait()                                  # the game went on from this tab
     finally:
+        server.stop()
+
+
+def test_two_people_play_a_game_each_from_their_own_page(browser, tmp_path):
+    """Two people at Klaberjass with four, partners (seats 0 and 2), against two bots: each has a
+    page with a key of their own that shows only their seat, the one key does not open the other's
+    seat, and a person whose page goes away comes back within the grace time; the game is played
+    to its end from both pages."""
+    from selenium.webdriver.common.by import By
+
+    server = Server(tmp_path, "klaberjass", 4, seat=0, options={"target": 1}, people=(2,), linger_s=10.0)
+    second = Browser(websockets=True)
+    try:
+        first_url, second_url = server.urls
+        assert first_url != second_url
+        lead, partner = server.session.group
+        assert (lead.seat, partner.seat) == (0, 2)
+        browser.websocket_frames()
+        browser.driver.get(first_url)
+        second.driver.get(second_url)
+        people = [Person(browser, server, lead), Person(second, server, partner)]
+        assert [p.b.js("return ME") for p in people] == [0, 2]
+        rng = random.Random(3)
+        done, came_back, deadline = [False, False], False, time.monotonic() + 300
+        while not all(done):
+            assert time.monotonic() < deadline, "the game did not end"
+            for i, person in enumerate(people):
+                if done[i]:
+                    continue
+                now = person.poll()
+                if now is None:
+                    continue
+                state, legal = now
+                person.check_shown()
+                if state == "ask":
+                    if i == 1 and not came_back:   # the partner's page goes away and comes back
+                        second.driver.get("about:blank")
+                        time.sleep(0.5)
+                        second.driver.get(second_url)
+                        person.seq = 0
+                        came_back = True
+                        continue
+                    person.click(rng.choice(legal))
+                elif state == "pause":
+                    person.check_sheet()
+                    person.b.driver.find_element(By.CSS_SELECTOR, "#choices button.go").click()
+                else:
+                    person.check_sheet()
+                    done[i] = True
+            time.sleep(0.01)
+        assert came_back
+        (record,) = finished_records(server.session)
+        assert record["bots"][0] == "person0" and record["bots"][2] == "person2"
+        assert {a["by"] for a in record["actions"] if a["seat"] in (0, 2)} <= {"person", "forced"}
+        assert browser.errors() == [] and second.errors() == []
+    finally:
+        second.close()
         server.stop()
