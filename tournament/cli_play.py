@@ -19,6 +19,7 @@ from tournament.config import ConfigError, parse_value
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat.")
 @click.option("--people", type=click.IntRange(min=1), default=1, show_default=True,
               help="People at the table, each with a page and key of their own (seats spread from --seat).")
+@click.option("--hints", is_flag=True, help="A hint button: what the bundled search bot would play, and why.")
 @click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE", help="A game option.")
 @click.option("--seed", type=click.IntRange(min=0), help="Master seed of the deals (default: drawn).")
 @click.option("--pace", type=click.FloatRange(min=0), default=0.8, show_default=True,
@@ -31,7 +32,7 @@ from tournament.config import ConfigError, parse_value
 @click.option("--sandbox", "sandbox_kind", type=click.Choice(["bwrap", "none"]),
               help='Run each bot in a bubblewrap sandbox (bwrap, the default on Linux) or, on purpose, in none.')
 def play_command(game: str, commands: tuple[str, ...], players: int | None, seat: int, people: int,
-                 game_options: tuple[str, ...],
+                 hints: bool, game_options: tuple[str, ...],
                  seed: int | None, pace: float, decision_ms: float, out: str, port: int, no_browser: bool,
                  sandbox_kind: str | None) -> None:
     """Play GAME yourself, in the browser, against bots: a page on this machine shows your seat
@@ -72,7 +73,7 @@ def play_command(game: str, commands: tuple[str, ...], players: int | None, seat
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
     session = PlaySession(config, seat, Path(out), pace=pace, seed=seed,
-                          notify=lambda line: click.echo(line, err=True), people=persons[1:])
+                          notify=lambda line: click.echo(line, err=True), people=persons[1:], hints=hints)
     links = iter(persons)
 
     def ready(url: str) -> None:

@@ -99,6 +99,9 @@ class PersonSeat:
             decision.while_waiting()
         while True:
             choice = session.next_choice()
+            if choice.kind == "hint" and session.hints and session.state is not None:
+                session.give_hint(session.state)
+                continue
             if choice.kind == "act" and choice.action in decision.legal:
                 now = time.perf_counter()
                 return Answer(choice.action, "person", (now - asked) * 1000, now)
@@ -128,8 +131,11 @@ class PlaySession:
 
     def __init__(self, config: TournamentConfig, seat: int, out_dir: Path, *, pace: float = 0.8,
                  seed: int | None = None, linger_s: float = DEFAULT_LINGER_S,
-                 notify: Callable[[str], None] | None = None, people: Sequence[int] = ()) -> None:
+                 notify: Callable[[str], None] | None = None, people: Sequence[int] = (),
+                 hints: bool = False) -> None:
         self.config = config
+        self.hints = hints    # a person may ask what the bundled search bot would play (give_hint)
+        self.hinted: list[dict[str, Any]] = []   # the hints given in the game being played
         # The seats of people: this session's, then the others' (``people``), each played from a
         # page of its own with a key of its own (a companion session of this one, in ``group``).
         self.people = [seat] + [s for s in people if s != seat]
@@ -212,6 +218,8 @@ class PlaySession:
                 except GameAborted:
                     return
                 record = result.record
+                if self.hinted:   # the hints the people asked for, where they asked (docs/play.md)
+                    record["hints"] = self.hinted
                 for fault in record["faults"]:  # the game is over: what each fault was, cards and all
                     self.notify(f"game {self.games}, seat {fault['seat']} ({fault['bot']}): {fault['class']}: "
                                 f"{fault['detail']}")
@@ -272,7 +280,16 @@ class PlaySession:
             if waiting is not None:
                 waiting.set_exception(GameAborted())
 
+    def give_hint(self, state: GameState) -> None:
+        """What the bundled search bot would play at the seat's decision, and its value of each
+        option (:func:`search_hint`), shown to the page and kept for the game record."""
+        hint = search_hint(state, self.seat)
+        self.lead.hinted.append({"seat": self.seat, "ply": len(state.history), **hint})
+        self.publish({"type": "hint", **hint})
+
     def begin_game(self) -> None:
+        if self is self.lead:
+            self.hinted = []
         with self.lock:
             self.snapshot = {"events": [], "view": None, "ask": None, "pause": None, "over": None, "faults": [],
                              "game": self.lead.games}
@@ -357,6 +374,7 @@ class PlaySession:
         info, cfg = self.config.game_info, self.config
         teams = info.teams(cfg.players) if info.teams is not None else None
         return {"type": "hello", "game": cfg.game, "title": info.title, "players": cfg.players, "seat": self.seat,
+                "hints": self.hints,
                 "names": self.names, "teams": [list(t) for t in teams] if teams else None,
                 "faces": faces_data(cfg.game, cfg.players, cfg.game_options), "options": dict(cfg.game_options),
                 "options_text": options_in_words(info, cfg.game_options, cfg.players), "table": table_of(cfg.game)}
@@ -370,6 +388,8 @@ class PlaySession:
         kind = data.get("type")
         if kind == "act" and isinstance(data.get("action"), str):
             self._choose(Choice("act", data["action"]))
+        elif kind == "hint" and self.hints:
+            self._choose(Choice("hint"))
         elif kind in ("continue", "quit"):
             if kind == "quit":  # said here, before the page's socket may close
                 self.end("you quit on the page")
@@ -540,6 +560,48 @@ async def serve(session: PlaySession, host: str = "127.0.0.1", port: int = 0,
             if one.controller is not None and not one.controller.closed:
                 await one.controller.close(message=b"the game has ended")
         await runner.cleanup()
+
+
+#: Worlds a hint searches: a fixed number, not a time, so that a hint is the same at the same state.
+HINT_WORLDS = 200
+
+
+def search_hint(state: GameState, seat: int) -> dict[str, Any]:
+    """What the bundled search bot (tournament/bots/search_bot.py) would play at ``state``'s
+    decision for ``seat``, with its options and tuning for the game: ``best`` (an option's text),
+    ``by`` (``search``; ``heuristic`` where the bot leaves the decision to the game's policy, or
+    ``first`` for a game it can neither follow nor leave to a policy)
+    and ``values`` (option -> mean value of its rollouts, for a searched decision).  As the bot
+    does, it searches a game rebuilt from the seat's own events (trickcore.mirror), so nothing
+    the seat may not see takes part; its generator is seeded by the game's seed and the decisions
+    made so far, and it searches :data:`HINT_WORLDS` worlds."""
+    import random
+
+    from tournament.bots.search_bot import AUTO
+    from trickcore.games import policy_of
+    from trickcore.mirror import Mirror, MirrorError
+    from trickcore.search import heuristic_guide, search
+
+    info = state.info
+    tuned = {**AUTO, **info.search_tuning}
+    rng = random.Random(f"hint:{state.seed}:{len(state.history)}")
+    legal = state.legal_action_strings()
+    policy = policy_of(info.name)
+    if tuned["searched"] == "play" and state.decision() != "play" and policy is not None:
+        return {"best": policy(state.observation(seat), legal, rng), "by": "heuristic", "values": {}}
+    try:
+        mirror = Mirror(info.name, state.num_players, state.options, seat, seed=rng.getrandbits(32))
+        for event in state.events_for(seat, 0)[0]:
+            mirror.feed(event)
+        seen = mirror.sync()
+    except MirrorError:   # a game the bot cannot follow: it plays the heuristic, else the first option
+        if policy is None:
+            return {"best": legal[0], "by": "first", "values": {}}
+        return {"best": policy(state.observation(seat), legal, rng), "by": "heuristic", "values": {}}
+    guide = heuristic_guide(info.name) if tuned["guide"] == "heuristic" else None
+    result = search(seen, seat, rng, 600_000.0, max_worlds=HINT_WORLDS, policy=tuned["policy"], guide=guide)
+    values = {seen.action_to_string(a): round(v, 3) for a, v in result.values.items()}
+    return {"best": seen.action_to_string(result.action), "by": "search", "values": values}
 
 
 def people_seats(players: int, seat: int, count: int) -> list[int]:

@@ -21,10 +21,10 @@ class Server:
     def __init__(self, tmp: Path, game: str, players: int, seat: int = 0, options: dict[str, Any] | None = None,
                  commands: list[list[str]] | None = None, decision_ms: float = 5000, seed: int = 7,
                  linger_s: float = 10.0, host: str = "127.0.0.1", sandbox: str | None = None,
-                 people: tuple[int, ...] = ()) -> None:
+                 people: tuple[int, ...] = (), hints: bool = False) -> None:
         config = play_config(game, players, seat, commands or [], options or {}, decision_ms, sandbox, people)
         self.session = PlaySession(config, seat, tmp / "records", pace=0.0, seed=seed, linger_s=linger_s,
-                                   people=people)
+                                   people=people, hints=hints)
         self.url = ""
         self.urls: list[str] = []   # each person's page (the session's first), ``people`` in order
         self.error: BaseException | None = None

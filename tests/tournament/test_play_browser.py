@@ -27,6 +27,7 @@ from tests.tournament.play_fixtures import (
     omniscient_tokens,
     tokens_of_frames,
 )
+from tournament.play import HINT_WORLDS
 
 _MISSING = missing_reason()
 if _MISSING and os.environ.get("CI"):
@@ -409,3 +410,72 @@ def test_two_people_play_a_game_each_from_their_own_page(browser, tmp_path):
     finally:
         second.close()
         server.stop()
+
+
+def test_a_hint_is_the_search_bots_choice_and_goes_into_the_record(browser, tmp_path):
+    """With hints on, the hint button at a decision shows what the bundled search bot chooses for
+    the same state and seed, with its value of every option; the game record keeps the hint. A
+    page without hints has no button, and a hint asked of it anyway is not given."""
+    from selenium.webdriver.common.by import By
+
+    from trickcore.mirror import Mirror
+    from trickcore.search import search
+
+    server = Server(tmp_path, "beim-jupiter", 4, seat=0, hints=True)
+    try:
+        browser.driver.get(server.url)
+        person = Person(browser, server)
+        rng = random.Random(5)
+        while True:       # to the first card the person plays
+            state, legal = person.wait()
+            game = server.session.state
+            assert game is not None
+            if state == "ask" and game.decision() == "play" and len(legal) > 1:
+                break
+            person.click(rng.choice(legal))
+        browser.driver.find_element(By.CSS_SELECTOR, "#hint button").click()
+        deadline = time.monotonic() + 30
+        while browser.js("return document.getElementById('hint').dataset.best") is None:
+            assert time.monotonic() < deadline, "no hint came"
+            time.sleep(0.05)
+        shown = browser.js("return hint")
+        # The search bot's search, run here on the same state and seed: the game rebuilt from the
+        # seat's events, then searched; the same choice and values.
+        seeded = random.Random(f"hint:{game.seed}:{len(game.history)}")
+        mirror = Mirror(game.info.name, 4, game.options, 0, seed=seeded.getrandbits(32))
+        for event in game.events_for(0, 0)[0]:
+            mirror.feed(event)
+        seen = mirror.sync()
+        expected = search(seen, 0, seeded, 600_000.0, max_worlds=HINT_WORLDS)
+        assert shown["by"] == "search"
+        assert shown["best"] == seen.action_to_string(expected.action)
+        assert shown["values"] == {seen.action_to_string(a): round(v, 3) for a, v in expected.values.items()}
+        assert browser.js("return document.getElementById('hint').dataset.best") == shown["best"]
+        ply = len(game.history)
+        person.click(shown["best"])
+        while True:
+            state, legal = person.wait()
+            if state == "over":
+                break
+            if state == "pause":
+                browser.driver.find_element(By.CSS_SELECTOR, "#choices button.go").click()
+            else:
+                person.click(rng.choice(legal))
+        (record,) = finished_records(server.session)
+        assert record["hints"] == [{"seat": 0, "ply": ply, **{k: shown[k] for k in ("best", "by", "values")}}]
+        assert record["actions"][ply]["action"] == shown["best"]     # the hint was the move played
+        assert browser.errors() == []
+    finally:
+        server.stop()
+    plain = Server(tmp_path / "plain", "reference", 4)
+    try:
+        browser.websocket_frames()                     # the frames of the page before
+        browser.driver.get(plain.url)
+        person = Person(browser, plain)
+        assert person.wait()[0] == "ask"
+        assert browser.js("return document.querySelectorAll('#hint button').length") == 0
+        browser.js("send({type: 'hint'})")
+        time.sleep(0.5)
+        assert "hint" not in {json.loads(f).get("type") for f in browser.websocket_frames() if f.startswith("{")}
+    finally:
+        plain.stop()

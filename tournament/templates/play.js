@@ -13,6 +13,7 @@ let selected = [];        // cards picked toward an option naming several cards 
 let state = "connecting"; // connecting, watch, ask, sent, pause, over, taken, closed
 let pause = null, over = null, seq = 0, ws = null;
 let events = [];          // every event of this game the seat was sent
+let hint = null;          // what the search bot would play at this decision, when asked (--hints)
 
 function seatName(s) { return s === ME ? `you (seat ${s})` : `seat ${s} (${names[s]})`; }
 
@@ -99,7 +100,10 @@ function handle(msg) {
       if (state !== "ask") state = "watch";
       break;
     case "ask":
-      legal = msg.legal; decision = msg.decision; selected = []; state = "ask";
+      legal = msg.legal; decision = msg.decision; selected = []; state = "ask"; hint = null;
+      break;
+    case "hint":
+      hint = msg;
       break;
     case "refused":
       notice(`${msg.action} is not an option now.`, "fault");
@@ -155,6 +159,39 @@ function render() {
   renderDetails();
   renderSheet();
   renderResult();
+  renderHint();
+}
+/* The hint (with --hints): a button at the person's decisions, and once pressed what the bundled
+   search bot would play and the value it found for each option (a share of the points at stake). */
+function askHint() {
+  if (!DATA.hints || state !== "ask") return;
+  send({type: "hint"});
+}
+function renderHint() {
+  const box = document.getElementById("hint");
+  box.textContent = "";
+  delete box.dataset.best;
+  if (!DATA.hints || state !== "ask") return;
+  if (!hint) {
+    const b = el("button", null, "Hint (h)");
+    b.type = "button";
+    b.addEventListener("click", askHint);
+    box.appendChild(b);
+    return;
+  }
+  box.dataset.best = hint.best;
+  box.appendChild(el("span", null, {search: "The search bot would play ",
+                                      heuristic: "The search bot leaves this to the game's heuristic, which plays ",
+                                      first: "The search bot cannot follow this game and plays its first option, "}[hint.by]));
+  box.appendChild(cardsOf(hint.best).length ? cardEl(hint.best, {small: true}) : el("b", null, hint.best));
+  const values = Object.entries(hint.values || {}).sort((a, b) => b[1] - a[1]);
+  if (values.length) {
+    box.appendChild(document.createTextNode(" — its values: "));
+    values.forEach(([option, value], i) => {
+      if (i) box.appendChild(document.createTextNode(", "));
+      box.appendChild(el("span", "value", `${option.replace("+", " + ")} ${value.toFixed(2)}`));
+    });
+  }
 }
 function statusText() {
   if (state === "connecting") return "Connecting…";
@@ -549,6 +586,8 @@ document.addEventListener("keydown", e => {
     render();
   } else if (e.key === "n") {
     goOn();
+  } else if (e.key === "h") {
+    askHint();
   }
 });
 
