@@ -73,7 +73,10 @@ def tables(league: League) -> list[tuple[int, str]]:
 
 
 def serve(folder: Path, *args: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([TRICKCORE, "league", "serve", str(folder), "-q", *args], stdout=subprocess.DEVNULL,
+    # the page on a free port: a server killed a moment ago may still hold its port through a
+    # table process that has not yet noticed its death
+    return subprocess.Popen([TRICKCORE, "league", "serve", str(folder), "-q", "--port", "0", *args],
+                            stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, start_new_session=True)
 
 
