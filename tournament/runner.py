@@ -364,6 +364,9 @@ class _TournamentRun:
         # [stop] sprt: set once the test decides; the tables finish the games they are playing
         # and take no new one
         self.drain = threading.Event()
+        # with [stop] sprt: the games played but not yet counted by the main thread, whose
+        # workers wait for that before they take another job (_play)
+        self.counted: dict[str, threading.Event] = {}
         # paired: the margin so far for the progress line, and the [stop] sprt test
         self.paired = PairedProgress(config, list(existing.values())) if config.candidates is not None else None
         self.sequential = self.paired if config.sprt is not None else None
@@ -462,7 +465,18 @@ class _TournamentRun:
                 self.totals[job.bots[seat]].update(counts)
             for bot, why in _disqualifications(self.config, self.totals).items():
                 self.disqualified.setdefault(bot, why)
+        if self.sequential is None:
+            self.done.put(("played", job, record))
+            return True
+        # [stop] sprt: the next game starts only once the main thread has counted this one, so
+        # that a decision stops the run after the same game whatever the threads' timing (a
+        # resumed run then ends where one going through does).
+        counted = threading.Event()
+        self.counted[job.job_id] = counted
         self.done.put(("played", job, record))
+        while not counted.wait(0.2):
+            if self.stop.is_set():
+                return False
         return True
 
     # ---- the main thread: the single writer ---------------------------------------------
@@ -510,6 +524,9 @@ class _TournamentRun:
             if test.decision is not None and not self.drain.is_set():
                 self.drain.set()
             test.write(self.out, stopped_early=self.drain.is_set())
+        waiting = self.counted.pop(job.job_id, None)
+        if waiting is not None:     # the worker that played it may take its next job now
+            waiting.set()
         every = self.config.records.report_every
         if every and (self.played + self.skipped) % every == 0:
             self._rewrite_report()
