@@ -309,7 +309,7 @@ def test_bots_on_ray_tables_are_sandboxed_as_on_local_ones(tmp_path, ray_address
     """The tables of a Ray cluster start their bots in the same sandbox: cheating bots there
     (test_fair_play.py) find neither the run folder nor the organiser's or another bot's
     secrets, and cannot signal the other bots."""
-    from test_fair_play import OWN, VIC, assert_intact, bot, make_arena, play, victim
+    from tests.tournament.test_fair_play import OWN, VIC, assert_intact, bot, make_arena, play, victim
 
     arena = make_arena(tmp_path / "arena")
     run = play(arena, [victim(arena), bot(arena, "reader", "run_folder_reader"),

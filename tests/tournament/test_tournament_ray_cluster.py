@@ -16,9 +16,9 @@ import time
 import pytest
 import ray
 from ray.cluster_utils import Cluster
-from test_tournament_ray import by_job, doc, lines_by_job
 
 from tests.tournament.support import mock
+from tests.tournament.test_tournament_ray import by_job, doc, lines_by_job
 from tournament.config import parse_config
 from tournament.results import RESULTS_FILE, read_results
 from tournament.runner import run_tournament
