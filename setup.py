@@ -36,13 +36,32 @@ COMPILE = ["-O3", "-std=c99", "-g0"]
 LINK = ["-s"]
 
 
+#: The program that starts a bot inside its sandbox (tournament/sandbox_launch.c): an executable
+#: of the tournament package, built beside its extensions (in place for an editable install).
+LAUNCHER_SOURCE = "tournament/sandbox_launch.c"
+LAUNCHER = "sandbox-launch"
+
+
 class BuildExt(build_ext):
     """build_ext that builds the core library first: ``setup.py build_ext`` (and the editable
-    install's build) runs build_ext alone, not the ``build`` command that would run build_clib."""
+    install's build) runs build_ext alone, not the ``build`` command that would run build_clib.
+    Then the sandbox's launcher, with the same compiler."""
 
     def run(self):
         self.run_command("build_clib")
         super().run()
+        self.build_launcher()
+
+    def build_launcher(self):
+        # get_ext_fullpath puts a module where this build puts the package's files: build/lib...
+        # for a wheel, the source tree for an editable install or --inplace.
+        folder = os.path.dirname(self.get_ext_fullpath("tournament.sandbox_launch"))
+        target = os.path.join(folder, LAUNCHER)
+        if not self.force and os.path.exists(target) and os.path.getmtime(target) >= os.path.getmtime(LAUNCHER_SOURCE):
+            return
+        objects = self.compiler.compile([LAUNCHER_SOURCE], output_dir=self.build_temp,
+                                        extra_postargs=["-O2", "-std=c99", "-g0", "-Wall"])
+        self.compiler.link_executable(objects, LAUNCHER, output_dir=folder, extra_postargs=LINK)
 
 
 core = Extension(

@@ -55,7 +55,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from tournament.config import BUNDLED_BOTS_DIR, parse_config
+from tournament.config import BUNDLED_BOTS_DIR, TournamentConfig, parse_config
 from trickcore import tables
 
 _T = TypeVar("_T")
@@ -318,8 +318,10 @@ class SandboxCost:
 
     @property
     def ratio(self) -> float:
-        """Sandboxed over plain decisions per second (1 = free)."""
-        return self.sandboxed_decisions_per_s / self.plain_decisions_per_s
+        """Sandboxed over plain decisions per second (1 = free): the median of each pair's ratio,
+        the two runs of a pair played one after the other, so that what moves the machine's speed
+        between pairs moves both of a pair alike."""
+        return statistics.median(b / a for a, b in self.runs)
 
     def to_json(self) -> dict[str, Any]:
         return {"games": self.games, "decisions": self.decisions,
@@ -330,33 +332,51 @@ class SandboxCost:
                 "runs": [[round(a, 1), round(b, 1)] for a, b in self.runs]}
 
 
-def measure_startup(sandbox: str, starts: int = 10) -> float:
-    """Median milliseconds from starting the bundled random bot to the end of its handshake."""
-    from tournament.session import BotSession
-
+def _startup_config(sandbox: str) -> TournamentConfig:
     game, players = default_game()
     doc = {"game": {"name": game, "players": players}, "sandbox": {"kind": sandbox},
            "bots": [{"name": f"random-{i}", "command": [sys.executable, str(BUNDLED_BOTS_DIR / "random_bot.py")]}
                     for i in range(players)]}
-    config = parse_config(doc, "bench-startup")
-    times = []
+    return parse_config(doc, "bench-startup")
+
+
+def _time_startup(config: TournamentConfig) -> float:
+    from tournament.session import BotSession
+
+    session = BotSession(config.bots[0], config)
+    t0 = time.perf_counter()
+    try:
+        session.spawn()
+        session.handshake()
+        return (time.perf_counter() - t0) * 1000
+    finally:
+        session.kill()
+
+
+def measure_startup(sandbox: str, starts: int = 10) -> float:
+    """Median milliseconds from starting the bundled random bot to the end of its handshake."""
+    config = _startup_config(sandbox)
+    return statistics.median(_time_startup(config) for _ in range(starts))
+
+
+def measure_startups(kinds: Sequence[str], starts: int = 10) -> dict[str, list[float]]:
+    """Milliseconds from starting the bundled random bot to the end of its handshake, ``starts``
+    times for each kind of sandbox, one start of each kind after the other: a machine whose
+    speed drifts (other work, the CPU's clock) moves every kind alike."""
+    configs = {kind: _startup_config(kind) for kind in kinds}
+    times: dict[str, list[float]] = {kind: [] for kind in kinds}
     for _ in range(starts):
-        session = BotSession(config.bots[0], config)
-        t0 = time.perf_counter()
-        try:
-            session.spawn()
-            session.handshake()
-            times.append((time.perf_counter() - t0) * 1000)
-        finally:
-            session.kill()
-    return statistics.median(times)
+        for kind in kinds:
+            times[kind].append(_time_startup(configs[kind]))
+    return times
 
 
 def measure_sandbox_cost(games: int = 40, repeat: int = 3, game: str | None = None, players: int | None = None,
                          concurrency: int = 1, starts: int = 10,
                          progress: Callable[[str], None] | None = None) -> SandboxCost:
-    """The tournament of ``measure_runner`` and a bot's start-up, without and with the sandbox in
-    alternation, ``repeat`` times each (the medians are kept)."""
+    """The tournament of ``measure_runner`` without and with the sandbox in alternation,
+    ``repeat`` times each (the medians are kept), and ``starts`` bot start-ups of each after
+    every pair, alternating start by start (the median of all is kept)."""
     runs = []
     startups: dict[str, list[float]] = {"none": [], "bwrap": []}
     decisions = 0
@@ -368,8 +388,9 @@ def measure_sandbox_cost(games: int = 40, repeat: int = 3, game: str | None = No
             r = measure_runner(concurrency, games, game=game, players=players, sandbox=kind)
             decisions = r.decisions
             pair.append(r.decisions_per_s)
-            startups[kind].append(measure_startup(kind, starts))
         runs.append((pair[0], pair[1]))
+        for kind, times in measure_startups(("none", "bwrap"), starts).items():
+            startups[kind] += times
     return SandboxCost(games, decisions, statistics.median(a for a, _ in runs), statistics.median(b for _, b in runs),
                        statistics.median(startups["none"]), statistics.median(startups["bwrap"]), runs)
 

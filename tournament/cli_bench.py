@@ -11,6 +11,9 @@ import click
 
 from trickcore.checkout import bench_module
 
+#: Pairs of runs (without, then with the sandbox) for the sandbox's cost, at the least.
+SANDBOX_PAIRS = 5
+
 
 #: The runner benchmark: the bench/ folder of the source checkout this package runs from (beside
 #: the package's own folder).  An installed wheel has none.
@@ -30,7 +33,8 @@ from trickcore.checkout import bench_module
 @click.option("--game", help="Game to play (default: 'reference' if registered).")
 @click.option("-p", "--players", type=int, help="Seats (default: the game's smallest count; 4 for reference).")
 @click.option("--sandbox-cost/--no-sandbox-cost", default=True, show_default=True,
-              help="Also play the tournament with and without the bots' sandbox and time a bot's start-up.")
+              help="Also play the tournament with and without the bots' sandbox (alternating, at least "
+                   f"{SANDBOX_PAIRS} pairs of runs) and time a bot's start-up with and without it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def bench_runner_command(games: int, repeat: int, exchanges: int, concurrencies: tuple[int, ...], delivery: str,
                          affinity: str, game: str | None, players: int | None, sandbox_cost: bool,
@@ -47,7 +51,10 @@ def bench_runner_command(games: int, repeat: int, exchanges: int, concurrencies:
                      exchanges=exchanges, game=game, players=players, progress=progress)
     # The sandbox's cost on one table and on as many as the rows (two by default: a table per
     # core of a 2-core machine, where the sandbox's own work competes with the other table's).
-    costs = {c: bench.measure_sandbox_cost(games, repeat, game, players, concurrency=c, progress=progress)
+    # A ratio of two figures that each move by tens of percent between runs of half a second on a
+    # shared machine: at least SANDBOX_PAIRS pairs.
+    pairs = max(repeat, SANDBOX_PAIRS)
+    costs = {c: bench.measure_sandbox_cost(games, pairs, game, players, concurrency=c, progress=progress)
              for c in (concurrencies or (1, 2))} if sandbox_cost else {}
     if as_json:
         click.echo(json.dumps({"rows": [r.to_json() for r in rows],
@@ -65,7 +72,8 @@ def bench_runner_command(games: int, repeat: int, exchanges: int, concurrencies:
     for c, cost in costs.items():
         click.echo(f"\nthe bots' sandbox: the same tournament ({games} games per table, {c} table"
                    f"{'s' if c > 1 else ''}) without and with it, and one bot's start-up to the end of its handshake, "
-                   f"alternating; median of {repeat}")
+                   f"alternating: {pairs} pairs of runs, the median of the pairs' ratios; the start-ups "
+                   f"{pairs} x 10 of each, one of each after the other")
         click.echo(bench.format_sandbox_cost(cost))
 
 

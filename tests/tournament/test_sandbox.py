@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import struct
+import subprocess
 import sys
 from pathlib import Path
 
@@ -158,6 +159,53 @@ def test_the_seccomp_filter_refuses_the_leak_channels_and_nothing_else():
     # Another architecture, or x32 on x86-64: killed.
     assert verdict(203, arch=0x40000003) == kill and verdict(0, arch=0x40000003) == kill
     assert verdict(0 | 0x40000000) == kill and verdict(203 | 0x40000000) == kill
+
+
+def _launch(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(sandbox.LAUNCHER), *args], capture_output=True, text=True, timeout=10)
+
+
+def _status(text: str) -> dict[str, str]:
+    return dict(line.split(":\t", 1) for line in text.splitlines() if ":\t" in line)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="dropping to another user id needs root")
+def test_the_launcher_drops_to_the_bots_user_id_with_no_group_and_no_capability():
+    """What setpriv --reuid --regid --clear-groups --inh-caps=-all did: a root organiser's bot
+    runs under its own user and group id, with no supplementary group and every capability set
+    empty (the inheritable one too, which a change of user id keeps)."""
+    done = _launch("--nproc", "7", "--uid", "123457", "--", "/bin/sh", "-c",
+                   "cat /proc/self/status; cat /proc/self/limits")
+    assert done.returncode == 0, done.stderr
+    status = _status(done.stdout)
+    assert status["Uid"].split() == ["123457"] * 4 and status["Gid"].split() == ["123457"] * 4
+    assert status["Groups"].strip() == ""
+    for caps in ("CapInh", "CapPrm", "CapEff", "CapAmb"):
+        assert int(status[caps], 16) == 0, caps
+    (processes,) = [line for line in done.stdout.splitlines() if line.startswith("Max processes")]
+    assert processes.split()[2:4] == ["7", "7"]
+
+
+def test_the_launcher_sets_the_process_limit_and_finds_a_program_on_path():
+    done = _launch("--nproc", "9", "--", "cat", "/proc/self/limits")
+    assert done.returncode == 0, done.stderr
+    (processes,) = [line for line in done.stdout.splitlines() if line.startswith("Max processes")]
+    assert processes.split()[2:4] == ["9", "9"]
+    assert _launch("--", "echo", "as", "given").stdout == "as given\n"
+
+
+def test_the_launchers_errors_say_what_failed_with_a_shells_exit_status(tmp_path):
+    missing = _launch("--", "/no/such/program")
+    assert (missing.returncode, missing.stderr) == (
+        127, "sandbox-launch: cannot run /no/such/program: No such file or directory\n")
+    text = tmp_path / "notes.txt"
+    text.write_text("not a program\n")
+    not_executable = _launch("--", str(text))
+    assert not_executable.returncode == 126 and "Permission denied" in not_executable.stderr
+    for wrong in (["--uid", "-5", "--", "true"], ["--uid", "0", "--", "true"], ["--nproc", "x", "--", "true"],
+                  ["--other", "1", "--", "true"], ["--nproc", "3"], ["--", ]):
+        done = _launch(*wrong)
+        assert done.returncode == 126 and done.stderr.startswith("usage: sandbox-launch"), wrong
 
 
 def test_hidden_paths_are_the_run_folder_the_config_and_other_bots_files(tmp_path):

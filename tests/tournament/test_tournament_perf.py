@@ -116,6 +116,7 @@ def test_bench_runner_command_runs(monkeypatch):
     cost = figures["sandbox"]["1"]  # per number of tables (-j)
     assert set(figures["sandbox"]) == {"1"}
     assert cost["decisions"] > 0 and cost["ratio"] > 0 and cost["startup_ms"]["bwrap"] > 0
+    assert len(cost["runs"]) == 5  # pairs of runs: at least five, whatever --repeat says
     assert row["concurrency"] == 1 and row["event_delivery"] == "immediate" and row["decisions"] > 0
     assert row["cpu_affinity"] == "table"
 
