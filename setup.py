@@ -16,6 +16,7 @@ from glob import glob
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 #: The core's headers: a change to one (rules_inline.h holds the trick rules) rebuilds the core
 #: library and relinks every extension that uses it, as a change to a .c file does.
@@ -64,6 +65,32 @@ class BuildExt(build_ext):
         self.compiler.link_executable(objects, LAUNCHER, output_dir=folder, extra_postargs=LINK)
 
 
+#: The games' rules (docs/rules/*.md), which `trickcore play` serves as a page: written once in
+#: docs/, and copied into the built package (tournament/rules/) for an installed package to read.
+RULES_SOURCES = sorted(glob("docs/rules/*.md"))
+
+
+class BuildPy(build_py):
+    """build_py that also copies the games' rules into the package it builds (a wheel has no
+    docs/ folder).  An editable install reads them from the checkout (tournament/rules_page.py)."""
+
+    def run(self):
+        super().run()
+        if getattr(self, "editable_mode", False):
+            return
+        folder = os.path.join(self.build_lib, "tournament", "rules")
+        self.mkpath(folder)
+        for source in RULES_SOURCES:
+            self.copy_file(source, os.path.join(folder, os.path.basename(source)))
+
+    def get_outputs(self, include_bytecode=True):
+        outputs = super().get_outputs(include_bytecode)
+        if getattr(self, "editable_mode", False):
+            return outputs
+        return outputs + [os.path.join(self.build_lib, "tournament", "rules", os.path.basename(source))
+                          for source in RULES_SOURCES]
+
+
 core = Extension(
     "trickcore._core",
     sources=["trickcore/_core.pyx"],
@@ -87,5 +114,5 @@ encode = cythonize(
 setup(libraries=[CORE_LIBRARY],
       ext_modules=[*cythonize([core], language_level=3, compiler_directives={"embedsignature": True}),
                    *encode],
-      cmdclass={"build_ext": BuildExt},
+      cmdclass={"build_ext": BuildExt, "build_py": BuildPy},
       options={"build_ext": {"parallel": os.cpu_count() or 1}})   # extensions compiled side by side

@@ -377,7 +377,8 @@ class PlaySession:
                 "hints": self.hints,
                 "names": self.names, "teams": [list(t) for t in teams] if teams else None,
                 "faces": faces_data(cfg.game, cfg.players, cfg.game_options), "options": dict(cfg.game_options),
-                "options_text": options_in_words(info, cfg.game_options, cfg.players), "table": table_of(cfg.game)}
+                "options_text": options_in_words(info, cfg.game_options, cfg.players), "table": table_of(cfg.game),
+                "rules": rule_links(cfg.game)}
 
     def resume_message(self) -> dict[str, Any]:
         with self.lock:
@@ -470,6 +471,22 @@ def make_app(session: PlaySession) -> web.Application:
                                      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; "
                                                                 "script-src 'unsafe-inline'; img-src data:"})
 
+    async def rules(request: web.Request) -> web.Response:
+        """The game's rules page (docs/rules/<file>.md rendered, tournament/rules_page.py), which
+        the prompts link at the section they follow."""
+        from tournament.rules_page import RulesNotFound, rules_page
+
+        session = owner(request)
+        name = table_of(session.config.game).get("rules") or ""
+        try:
+            html = rules_page(name)
+        except RulesNotFound:
+            raise web.HTTPNotFound(text="this game's rules are not installed") from None
+        return web.Response(text=html, content_type="text/html",
+                            headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
+                                     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; "
+                                                                "img-src data:"})
+
     async def websocket(request: web.Request) -> web.WebSocketResponse:
         session = owner(request)
         origin = request.headers.get("Origin")
@@ -523,6 +540,7 @@ def make_app(session: PlaySession) -> web.Application:
     app.router.add_get("/", page)
     app.router.add_get("/ws", websocket)
     app.router.add_get("/replay", replay)
+    app.router.add_get("/rules", rules)
     return app
 
 
@@ -602,6 +620,19 @@ def search_hint(state: GameState, seat: int) -> dict[str, Any]:
     result = search(seen, seat, rng, 600_000.0, max_worlds=HINT_WORLDS, policy=tuned["policy"], guide=guide)
     values = {seen.action_to_string(a): round(v, 3) for a, v in result.values.items()}
     return {"best": seen.action_to_string(result.action), "by": "search", "values": values}
+
+
+def rule_links(game: str) -> dict[str, Any]:
+    """What the page needs to link the game's rules (served at ``rules``): ``page`` (whether the
+    game has a rules page) and ``anchors`` (decision kind -> the anchor of the section its prompt
+    cites, e.g. ``take`` -> ``s4``)."""
+    from tournament.rules_page import anchor_of_rule
+
+    table = table_of(game)
+    if not table.get("rules"):
+        return {"page": False, "anchors": {}}
+    anchors = {kind: anchor_of_rule(d["rule"]) for kind, d in table.get("decisions", {}).items() if d.get("rule")}
+    return {"page": True, "anchors": anchors}
 
 
 def people_seats(players: int, seat: int, count: int) -> list[int]:

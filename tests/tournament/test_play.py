@@ -217,6 +217,58 @@ def test_requests_without_the_key_or_from_another_site_are_refused(tmp_path):
         server.stop()
 
 
+def test_the_rules_page_is_served_at_the_sections_the_prompts_cite(tmp_path):
+    """/rules is the game's docs/rules page as HTML, for a key of the table only; the hello names
+    each decision's anchor there, and the page has it."""
+    server = Server(tmp_path, "klaberjass", 4)
+    base, _, key = server.url.partition("/?t=")
+
+    async def go() -> tuple[dict[str, Any], str, dict[str, str]]:
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"{base}/rules") as response:
+                assert response.status == 403
+            async with http.get(f"{base}/rules?t=wrong") as response:
+                assert response.status == 403
+            async with http.get(f"{base}/rules?t={key}") as response:
+                assert response.status == 200
+                html, headers = await response.text(), dict(response.headers)
+            page = await _connect(http, server)
+            hello = await page.next("hello")
+            await page.send(type="quit")
+            return hello, html, headers
+
+    try:
+        hello, html, headers = asyncio.run(go())
+    finally:
+        server.stop()
+    assert hello["rules"]["page"] is True
+    assert hello["rules"]["anchors"]["take"] == "s4" and hello["rules"]["anchors"]["exchange"] == "s4.4"
+    for anchor in hello["rules"]["anchors"].values():
+        assert f'id="{anchor}"' in html
+    assert "Kontra and Re</h2>" in html and "<script" not in html
+    assert "script-src" not in headers["Content-Security-Policy"]   # the rules page runs nothing
+
+
+def test_a_game_without_rules_has_no_rules_page(tmp_path):
+    server = Server(tmp_path, "reference", 4)
+    base, _, key = server.url.partition("/?t=")
+
+    async def go() -> tuple[int, dict[str, Any]]:
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"{base}/rules?t={key}") as response:
+                status = response.status
+            page = await _connect(http, server)
+            hello = await page.next("hello")
+            await page.send(type="quit")
+            return status, hello
+
+    try:
+        status, hello = asyncio.run(go())
+    finally:
+        server.stop()
+    assert status == 404 and hello["rules"] == {"page": False, "anchors": {}}
+
+
 def _outside_address() -> str | None:
     """An IPv4 address of this machine that is not a loopback one, if it has any (the source
     address of a route to a documentation address; connecting a UDP socket sends nothing)."""

@@ -243,6 +243,26 @@ class Person:
                     "return document.getElementById('seats').textContent")}
 
 
+def check_rule_link(browser: Browser, game: Any) -> None:
+    """At a decision the status links the section of the game's rules it follows, and the link
+    opens the rules page (the game's docs/rules rendered) with that section's anchor; a game
+    without rules has no link."""
+    from tournament.rules_page import anchor_of_rule
+    from trickcore.games import table_of
+
+    table = table_of(game.info.name)
+    links = browser.js('return Array.from(document.querySelectorAll("#status a.rule"), a => [a.href, a.textContent])')
+    rule = table["decisions"].get(game.decision(), {}).get("rule")
+    if not table["rules"] or not rule:
+        assert links == []
+        return
+    ((href, text),) = links
+    assert text == f"{game.info.title.split(' (')[0]} {rule}"   # Klaberjass §4
+    assert href.endswith("#" + anchor_of_rule(rule))
+    with urllib.request.urlopen(href) as answer:
+        assert f'id="{anchor_of_rule(rule)}"' in answer.read().decode()
+
+
 @pytest.mark.parametrize("game, players, seat, options", GAMES, ids=[f"{g}-{n}" for g, n, _, _ in GAMES])
 def test_a_whole_game_by_clicking(browser, tmp_path, game, players, seat, options):
     server = Server(tmp_path, game, players, seat=seat, options=options)
@@ -263,6 +283,7 @@ def test_a_whole_game_by_clicking(browser, tmp_path, game, players, seat, option
         assert game is not None
         assert omniscient_tokens(game) & hidden_now(game, seat), "the organiser's view shows hidden cards"
         if state == "ask":
+            check_rule_link(browser, game)
             moves = len(game.action_ids)
             for e in browser.driver.find_elements(By.CSS_SELECTOR, "#hand .card:not(.legal)")[:2]:
                 e.click()

@@ -74,6 +74,10 @@ function handle(msg) {
       names = msg.names;
       document.getElementById("subtitle").textContent =
         `${msg.players} players; you hold seat ${ME}. ${msg.options_text}`;
+      if (RULES.page) {
+        document.getElementById("subtitle").append(" ");
+        document.getElementById("subtitle").appendChild(ruleLink("", "The rules"));
+      }
       break;
     case "resume":
       view = msg.view;
@@ -150,7 +154,12 @@ function render() {
   status.dataset.state = state;
   status.dataset.seq = String(seq);
   status.textContent = statusText();
-  status.title = TABLE.rules ? `the rules: docs/rules/${TABLE.rules}` : "";
+  const d = state === "ask" ? (TABLE.decisions || {})[decision] : null;
+  if (d && d.rule && RULES.page) {     // the section of the rules the decision follows, as a link to it
+    status.append(" (");
+    status.appendChild(ruleLink(RULES.anchors[decision] || "", `${DATA.title.split(" (")[0]} ${d.rule}`));
+    status.append(")");
+  }
   renderTableInfo();
   renderTrick();
   renderSeats();
@@ -198,9 +207,7 @@ function statusText() {
   if (state === "taken") return "This seat is open in another page. Close that one, then reload this one.";
   if (state === "closed") return "The game has ended: the server has stopped.";
   if (state === "ask") {
-    const d = (TABLE.decisions || {})[decision];
-    const rule = d && d.rule && TABLE.rules ? ` (rules ${d.rule})` : "";   // the page: the status's title
-    return `Your turn: ${askText()}${rule}`;
+    return `Your turn: ${askText()}`;   // render() adds the link to the rule it follows
   }
   if (state === "sent") return "Sent…";
   if (state === "pause") return `The deal is over. Next deal: press n or the button.`;
@@ -416,6 +423,17 @@ function renderResult() {
     link.rel = "noopener";
     box.appendChild(link);
   }
+}
+/* The game's rules page (served beside the page, the game's docs/rules file rendered), opened in
+   a tab of its own at ``anchor`` (a section's number, e.g. s4.4; none: the top). */
+const RULES = DATA.rules || {page: false, anchors: {}};
+function ruleLink(anchor, text) {
+  const link = el("a", "rule", text);
+  link.href = `/rules?t=${encodeURIComponent(DATA.token)}` + (anchor ? `#${encodeURIComponent(anchor)}` : "");
+  link.target = "_blank";
+  link.rel = "noopener";
+  link.dataset.anchor = anchor;
+  return link;
 }
 /* What the person is asked, in the game's words (its description's prompt of the decision),
    each {field} of the prompt filled with the view's value as words. */
