@@ -16,9 +16,10 @@ from tournament.config import ConfigError, parse_value
 @click.argument("game")
 @click.argument("commands", nargs=-1, metavar="[BOT_CMD...]")
 @click.option("-p", "--players", type=int, help="Seats (default: the game's smallest player count).")
-@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat.")
-@click.option("--people", type=click.IntRange(min=1), default=1, show_default=True,
-              help="People at the table, each with a page and key of their own (seats spread from --seat).")
+@click.option("--seat", type=click.IntRange(min=0), help="Your seat (default: 0, or the first `person`).")
+@click.option("--people", type=click.IntRange(min=1),
+              help="People at the table (default 1), each with a page and key of their own (seats spread from "
+                   "--seat); or name their seats `person` among the bot commands.")
 @click.option("--hints", is_flag=True, help="A hint button: what the bundled search bot would play, and why.")
 @click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE", help="A game option.")
 @click.option("--seed", type=click.IntRange(min=0), help="Master seed of the deals (default: drawn).")
@@ -31,27 +32,27 @@ from tournament.config import ConfigError, parse_value
 @click.option("--no-browser", is_flag=True, help="Print the page's address only; do not open a browser.")
 @click.option("--sandbox", "sandbox_kind", type=click.Choice(["bwrap", "none"]),
               help='Run each bot in a bubblewrap sandbox (bwrap, the default on Linux) or, on purpose, in none.')
-def play_command(game: str, commands: tuple[str, ...], players: int | None, seat: int, people: int,
+def play_command(game: str, commands: tuple[str, ...], players: int | None, seat: int | None, people: int | None,
                  hints: bool, game_options: tuple[str, ...],
                  seed: int | None, pace: float, decision_ms: float, out: str, port: int, no_browser: bool,
                  sandbox_kind: str | None) -> None:
     """Play GAME yourself, in the browser, against bots: a page on this machine shows your seat
     (only what it may see) and your options.  The other seats are the given bot commands, in
-    turn, run as in a tournament; by default the bundled heuristic bot (docs/play.md)."""
+    turn, run as in a tournament; by default the bundled heuristic bot (docs/play.md).  A
+    command that is the word `person` is a person's seat: then give one command per seat."""
     import asyncio
     import webbrowser
 
-    from tournament.play import PlaySession, people_seats, play_config, serve
+    from tournament.play import PlaySession, play_config, serve, table_seats
     from tournament.sandbox import unsandboxed_notice
     from trickcore.game import GameConfigError
     from trickcore.games import get_game
 
     try:
         count = players if players is not None else min(get_game(game).players)
-        if people > count:
-            raise ConfigError([f"--people: {people} people at a table of {count}"], "trickcore play")
-        persons = people_seats(count, seat, people)
-        config = play_config(game, players, seat, [shlex.split(c) for c in commands],
+        persons, bot_commands = table_seats(count, commands, seat, people)
+        seat = persons[0]
+        config = play_config(game, players, seat, [shlex.split(c) for c in bot_commands],
                              {k: parse_value(v) for k, _, v in (o.partition("=") for o in game_options)},
                              decision_ms, sandbox_kind, people=persons[1:])
     except (ConfigError, GameConfigError) as exc:

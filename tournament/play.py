@@ -641,6 +641,44 @@ def people_seats(players: int, seat: int, count: int) -> list[int]:
     return [(seat + i * players // count) % players for i in range(count)]
 
 
+#: A BOT_CMD of ``trickcore play`` that is this word is a person's seat, not a bot.
+PERSON_WORD = "person"
+
+
+def table_seats(players: int, commands: Sequence[str], seat: int | None,
+                people: int | None) -> tuple[list[int], list[str]]:
+    """The people's seats (the first is the one whose page the command opens) and the bots'
+    commands of ``trickcore play``'s arguments.  Without the word ``person`` among the commands:
+    ``--people`` seats spread evenly from ``--seat`` (:func:`people_seats`), the commands filling
+    the other seats in turn.  With it, the commands are the table's seats in order, one each,
+    ``person`` a person's: then ``--seat`` (if given) must be one of them, and ``--people`` (if
+    given) their number.  Raises ConfigError for arguments that contradict each other."""
+    from tournament.config import ConfigError
+
+    def fail(message: str) -> ConfigError:
+        return ConfigError([message], "trickcore play")
+
+    if seat is not None and not 0 <= seat < players:
+        raise fail(f"--seat: seat {seat} is not in 0..{players - 1} ({players} players)")
+    marked = [s for s, command in enumerate(commands) if command.strip() == PERSON_WORD]
+    if not marked:
+        count = 1 if people is None else people
+        first = 0 if seat is None else seat
+        if count > players:
+            raise fail(f"--people: {count} people at a table of {players}")
+        return people_seats(players, first, count), list(commands)
+    if len(commands) != players:
+        raise fail(f"with {PERSON_WORD!r} among the bot commands, give one per seat: {players} seats, "
+                   f"{len(commands)} given (-p sets the number of seats)")
+    if people is not None and people != len(marked):
+        raise fail(f"--people {people}, but {len(marked)} seats are {PERSON_WORD!r}: give one or the other")
+    if seat is not None and seat not in marked:
+        raise fail(f"--seat {seat}, but that seat is the bot {commands[seat]!r}; the people's seats are "
+                   + ", ".join(map(str, marked)))
+    first = marked[0] if seat is None else seat
+    return [first] + [s for s in marked if s != first], [c for c in commands if c.strip() != PERSON_WORD]
+
+
 def person_name(seat: int, people: Sequence[int]) -> str:
     """A person's seat's name in the game records: ``you`` when one person plays, else
     ``person<seat>``."""

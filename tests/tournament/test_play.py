@@ -434,3 +434,53 @@ def test_play_without_a_sandbox_warns_as_tournament_does(monkeypatch, tmp_path, 
     config = play.play_config("toy-tricks", None, 0, [], {}, 1000, "none")
     warning = f"warning: {unsandboxed_notice(config)}"
     assert (warning in result.output) == (kind == "none"), result.output
+
+
+RANDOM_BOT = "{python} {bots}/random_bot.py"
+
+
+def _play_cli(monkeypatch, tmp_path, *args: str) -> tuple[Any, dict[str, Any]]:
+    """``trickcore play ARGS`` up to its server, which is not started: the session it would serve."""
+    from tournament import cli, play
+
+    got: dict[str, Any] = {}
+
+    async def no_server(session, **kwargs):   # the page is not what these tests are about
+        got["session"] = session
+        got.update(kwargs)
+
+    monkeypatch.setattr(play, "serve", no_server)
+    result = CliRunner().invoke(cli.play_command, [*args, "--no-browser", "--sandbox", "none",
+                                                   "--out", str(tmp_path / "out")])
+    return result, got
+
+
+def test_seats_named_person_on_the_command_line_are_peoples(monkeypatch, tmp_path):
+    """`play klaberjass -p 4 person BOT person BOT`: seats 0 and 2 are people's (each with a
+    key of its own), 1 and 3 the bots, in the order given."""
+    result, got = _play_cli(monkeypatch, tmp_path, "klaberjass", "-p", "4", "person", RANDOM_BOT, "person",
+                            "{python} {bots}/example_bot.py")
+    assert result.exit_code == 0, result.output
+    session = got["session"]
+    assert session.seat == 0 and session.people == [0, 2]
+    assert [one.seat for one in session.group] == [0, 2]
+    assert len({one.token for one in session.group}) == 2
+    assert session.names == ["person0", "seat1-random_bot", "person2", "seat3-example_bot"]
+    # --seat picks which person's page opens here; --people may say the same number.
+    result, got = _play_cli(monkeypatch, tmp_path, "klaberjass", "-p", "4", "--seat", "3", "--people", "2",
+                            RANDOM_BOT, "person", RANDOM_BOT, "person")
+    assert result.exit_code == 0, result.output
+    assert got["session"].seat == 3 and got["session"].people == [3, 1]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-p", "4", "person", RANDOM_BOT, "person"], "give one per seat: 4 seats, 3 given"),
+    (["-p", "4", "--people", "3", "person", RANDOM_BOT, "person", RANDOM_BOT], "--people 3, but 2 seats are 'person'"),
+    (["-p", "4", "--seat", "1", "person", RANDOM_BOT, "person", RANDOM_BOT], "--seat 1, but that seat is the bot"),
+    (["-p", "4", "--seat", "4"], "--seat: seat 4 is not in 0..3"),
+    (["-p", "2", "--people", "3"], "--people: 3 people at a table of 2"),
+])
+def test_contradictory_people_and_seats_are_refused(monkeypatch, tmp_path, args, message):
+    result, got = _play_cli(monkeypatch, tmp_path, "klaberjass", *args)
+    assert result.exit_code == 2 and "session" not in got
+    assert message in result.output, result.output
