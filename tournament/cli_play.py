@@ -28,13 +28,16 @@ from tournament.config import ConfigError, parse_value
 @click.option("--decision-ms", type=float, default=10000, show_default=True, help="Each bot's time per decision.")
 @click.option("--out", type=click.Path(file_okay=False), default="trickcore-play", show_default=True,
               help="Folder of the finished games' records.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address the page listens on: another than the loopback one (0.0.0.0: every address) lets "
+                   "people on other machines open their links; the keys then travel in clear text.")
 @click.option("--port", type=click.IntRange(min=0, max=65535), default=0, help="Port (default: a free one).")
 @click.option("--no-browser", is_flag=True, help="Print the page's address only; do not open a browser.")
 @click.option("--sandbox", "sandbox_kind", type=click.Choice(["bwrap", "none"]),
               help='Run each bot in a bubblewrap sandbox (bwrap, the default on Linux) or, on purpose, in none.')
 def play_command(game: str, commands: tuple[str, ...], players: int | None, seat: int | None, people: int | None,
                  hints: bool, game_options: tuple[str, ...],
-                 seed: int | None, pace: float, decision_ms: float, out: str, port: int, no_browser: bool,
+                 seed: int | None, pace: float, decision_ms: float, out: str, host: str, port: int, no_browser: bool,
                  sandbox_kind: str | None) -> None:
     """Play GAME yourself, in the browser, against bots: a page on this machine shows your seat
     (only what it may see) and your options.  The other seats are the given bot commands, in
@@ -43,7 +46,7 @@ def play_command(game: str, commands: tuple[str, ...], players: int | None, seat
     import asyncio
     import webbrowser
 
-    from tournament.play import PlaySession, play_config, serve, table_seats
+    from tournament.play import PlaySession, is_loopback_host, is_wildcard, play_config, serve, table_seats
     from tournament.sandbox import unsandboxed_notice
     from trickcore.game import GameConfigError
     from trickcore.games import get_game
@@ -73,6 +76,13 @@ def play_command(game: str, commands: tuple[str, ...], players: int | None, seat
     except ConfigError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
+    if not is_loopback_host(host):
+        # Plain HTTP: whoever can watch the network between the people and this machine sees the
+        # keys in the links and can take their seats.  TLS is a reverse proxy's job (docs/play.md).
+        where = "every address of this machine" if is_wildcard(host) else host
+        click.echo(f"warning: the page listens on {where}: anyone who can reach it and holds a link's key plays "
+                   f"that seat, and the keys travel in clear text (HTTP); on a network you do not trust, put a "
+                   f"reverse proxy with TLS in front of it (docs/play.md, \"Friends on other machines\")", err=True)
     session = PlaySession(config, seat, Path(out), pace=pace, seed=seed,
                           notify=lambda line: click.echo(line, err=True), people=persons[1:], hints=hints)
     links = iter(persons)
@@ -89,7 +99,7 @@ def play_command(game: str, commands: tuple[str, ...], players: int | None, seat
             click.echo(f"seat {place}'s person: open {url}")
 
     try:
-        asyncio.run(serve(session, port=port, ready=ready))
+        asyncio.run(serve(session, host=host, port=port, ready=ready))
     except KeyboardInterrupt:
         click.echo("stopped", err=True)
     except OSError as exc:

@@ -1,7 +1,7 @@
 """A person at the table: ``trickcore play`` (docs/play.md).
 
-A local web server (aiohttp, on 127.0.0.1 only) serves one page, and the person plays one seat
-of a game from it against bots.  The bots are run exactly as in a tournament: the referee loop
+A web server (aiohttp, on 127.0.0.1 unless ``--host`` says otherwise) serves one page, and
+the person plays one seat of a game from it against bots.  The bots are run exactly as in a tournament: the referee loop
 of tournament/match.py (:class:`~tournament.match.GameRun`) plays the game, with the same
 protocol, time control, sandbox and failure policies; the person's seat is one of the table's
 ``people``, whose player (:class:`PersonSeat`, tournament/seats.py) asks the page instead of a
@@ -17,12 +17,14 @@ Threads: the server runs in the main thread's event loop; the games run in one g
 (``call_soon_threadsafe``); the page's choices reach the game thread through a future it waits
 on (``concurrent.futures.Future``), which the loop resolves, or fails once the session stops.
 
-Who may connect: the server listens on the loopback address only, refuses any request whose
-peer is not a loopback address or whose Host header is not the server's own (a web page
-elsewhere cannot reach it by DNS rebinding), and needs the session's secret token (in the URL
-the command prints) on every request, so a local bot run without a sandbox cannot play or
-watch the person's seat.  One page controls the seat at a time: a second one is told the seat
-is taken and may act only once the first has gone.
+Who may connect: the server listens on the loopback address by default and then refuses any
+request whose peer is not a loopback address; with ``--host`` it listens on another address,
+for people on other machines, and serves any peer.  It refuses a request whose Host header is
+not an address or one of the machine's names (a web page elsewhere cannot reach it by DNS
+rebinding), and needs a person's secret token (in the URL the command prints) on every request,
+so a local bot run without a sandbox cannot play or watch a person's seat.  One page controls
+a seat at a time: a second one is told the seat is taken and may act only once the first has
+gone.
 """
 
 from __future__ import annotations
@@ -417,10 +419,49 @@ def _is_loopback(host: str | None) -> bool:
         return False
 
 
-def make_app(session: PlaySession) -> web.Application:
-    """The page and its websocket, for the loopback address and a key of the table's people only:
-    each request is served for the person whose key it holds (:func:`owner`)."""
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.split("%")[0])
+    except ValueError:
+        return False
+    return True
+
+
+def is_loopback_host(host: str) -> bool:
+    """Whether a server on ``host`` listens on this machine's loopback address only."""
+    return host == "localhost" or _is_loopback(host)
+
+
+def is_wildcard(host: str) -> bool:
+    """Whether ``host`` is every address of the machine (``0.0.0.0``, ``::``)."""
+    return host in ("", "0.0.0.0", "::")
+
+
+def reachable_name(host: str) -> str:
+    """The host of the addresses the command prints for a server listening on ``host``: the
+    address itself, or for every address of the machine (:func:`is_wildcard`) the machine's
+    address on its network (the source address of a route outward; connecting a UDP socket
+    sends nothing), else its name."""
+    if not is_wildcard(host):
+        return host
+    family, probe_to = (socket.AF_INET6, "2001:db8::1") if host == "::" else (socket.AF_INET, "192.0.2.1")
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect((probe_to, 9))
+            address = str(probe.getsockname()[0])
+    except OSError:
+        return socket.gethostname()
+    return socket.gethostname() if _is_loopback(address) else address
+
+
+def make_app(session: PlaySession, others: bool = False, names: Sequence[str] = ()) -> web.Application:
+    """The page and its websocket, for a key of the table's people only: each request is served
+    for the person whose key it holds (:func:`owner`).  Without ``others`` the peer must be a
+    loopback address; with it (``--host`` beyond the loopback address) any peer that holds a
+    key.  The Host header must be ``localhost``, an address, or one of the machine's ``names``:
+    a name that is none of these is another site's (DNS rebinding)."""
     lead = session
+    known = {"localhost", *(n.lower() for n in names)}
 
     def owner(request: web.Request) -> PlaySession:
         """The session of the person whose key the request holds."""
@@ -432,10 +473,11 @@ def make_app(session: PlaySession) -> web.Application:
 
     @web.middleware
     async def guard(request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
-        if not _is_loopback(request.remote):
+        if not others and not _is_loopback(request.remote):
             raise web.HTTPForbidden(text="trickcore play answers only this machine's loopback address")
-        host = (request.host or "").rsplit(":", 1)[0].strip("[]")
-        if host != "localhost" and not _is_loopback(host):
+        host = (request.host or "")
+        host = host[1:].partition("]")[0] if host.startswith("[") else host.rsplit(":", 1)[0]
+        if host.lower() not in known and not (_is_loopback(host) or (others and _is_address(host))):
             raise web.HTTPForbidden(text="unexpected Host header")
         owner(request)
         response: web.StreamResponse = await handler(request)
@@ -545,24 +587,30 @@ def make_app(session: PlaySession) -> web.Application:
 
 
 async def serve(session: PlaySession, host: str = "127.0.0.1", port: int = 0,
-                ready: Callable[[str], None] | None = None) -> None:
+                ready: Callable[[str], None] | None = None, others: bool | None = None) -> None:
     """Serve the session until it stops (the page closed, ``quit``, Ctrl-C or an error);
-    ``ready`` gets each person's page address (the session's first) once the server listens."""
+    ``ready`` gets each person's page address (the session's first) once the server listens,
+    named as other machines reach it (:func:`reachable_name`).  ``others``: whether a peer
+    other than the loopback address is served (by default, when ``host`` is not a loopback one)."""
     loop = asyncio.get_running_loop()
     for one in session.group:
         one.loop = loop
     done = asyncio.Event()
     session.on_stop = done.set
-    runner = web.AppRunner(make_app(session), access_log=None, handle_signals=False)
+    if others is None:
+        others = not is_loopback_host(host)
+    shown_host = reachable_name(host)
+    names = {shown_host, socket.gethostname(), socket.getfqdn()} if others else set()
+    runner = web.AppRunner(make_app(session, others, sorted(names)), access_log=None, handle_signals=False)
     await runner.setup()
     # The socket is bound here, so its port (a free one for port 0) is known before serving.
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
+    sock.bind((host or "0.0.0.0", port))
     bound = sock.getsockname()[1]
     await web.SockSite(runner, sock).start()
-    shown = f"[{host}]" if ":" in host else host
+    shown = f"[{shown_host}]" if ":" in shown_host else shown_host
     session.start()
     if ready is not None:
         for one in session.group:   # each person's page, with its own key

@@ -21,7 +21,7 @@ class Server:
     def __init__(self, tmp: Path, game: str, players: int, seat: int = 0, options: dict[str, Any] | None = None,
                  commands: list[list[str]] | None = None, decision_ms: float = 5000, seed: int = 7,
                  linger_s: float = 10.0, host: str = "127.0.0.1", sandbox: str | None = None,
-                 people: tuple[int, ...] = (), hints: bool = False) -> None:
+                 people: tuple[int, ...] = (), hints: bool = False, others: bool | None = None) -> None:
         config = play_config(game, players, seat, commands or [], options or {}, decision_ms, sandbox, people)
         self.session = PlaySession(config, seat, tmp / "records", pace=0.0, seed=seed, linger_s=linger_s,
                                    people=people, hints=hints)
@@ -38,7 +38,7 @@ class Server:
 
         def run() -> None:
             try:
-                asyncio.run(serve(self.session, host=host, ready=got))
+                asyncio.run(serve(self.session, host=host, ready=got, others=others))
             except BaseException as exc:     # noqa: BLE001 - the test reads it
                 self.error = exc
                 ready.set()

@@ -281,6 +281,51 @@ def _outside_address() -> str | None:
     return None if address.startswith("127.") else str(address)
 
 
+def test_with_host_other_machines_play_by_their_keys(tmp_path):
+    """`--host 0.0.0.0`: the printed links name the machine's network address (not 0.0.0.0),
+    and a peer other than the loopback address is served with a person's key, and only with it;
+    a Host header that is another site's name is still refused."""
+    import socket as sockets
+
+    address = _outside_address()
+    if address is None:
+        pytest.skip("this machine has no network address besides the loopback one")
+    server = Server(tmp_path, "klaberjass", 4, host="0.0.0.0", people=(2,))
+    try:
+        assert [url.partition("//")[2].partition(":")[0] for url in server.urls] == [address, address]
+        base = server.url.partition("/?t=")[0]
+        port = base.rpartition(":")[2]
+
+        async def go() -> list[int]:
+            statuses = []
+            async with aiohttp.ClientSession() as http:
+                for url, headers in ((server.urls[0], {}), (server.urls[1], {}), (base + "/?t=wrong", {}),
+                                     (server.url, {"Host": f"evil.example:{port}"}),
+                                     (server.url, {"Host": f"{sockets.gethostname()}:{port}"}),
+                                     (server.url.replace(address, "127.0.0.1"), {})):
+                    async with http.get(url, headers=headers) as response:
+                        statuses.append(response.status)
+                page = Page(await http.ws_connect(server.ws_url))     # from the network address
+                hello = await page.next("hello")
+                assert hello["seat"] == 0
+                await page.send(type="quit")
+            return statuses
+
+        assert asyncio.run(go()) == [200, 200, 403, 403, 200, 200]
+    finally:
+        server.stop()
+
+
+def test_play_with_host_warns_that_the_keys_travel_in_clear_text(monkeypatch, tmp_path):
+    result, got = _play_cli(monkeypatch, tmp_path, "klaberjass", "--host", "0.0.0.0")
+    assert result.exit_code == 0, result.output
+    assert got["host"] == "0.0.0.0"
+    assert "clear text" in result.output and "reverse proxy with TLS" in result.output
+    result, got = _play_cli(monkeypatch, tmp_path, "klaberjass")
+    assert result.exit_code == 0, result.output
+    assert got["host"] == "127.0.0.1" and "clear text" not in result.output
+
+
 def _alive(pid: int) -> bool:
     """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
     try:
@@ -309,13 +354,13 @@ def _descendants(pid: int) -> list[int]:
 
 
 def test_a_peer_that_is_not_the_loopback_address_is_refused(tmp_path):
-    """The command listens on 127.0.0.1 only; and should the server ever listen elsewhere, a
-    request from a non-loopback address is still refused (here: served on this machine's
-    network address, asked from it)."""
+    """The command listens on 127.0.0.1 by default; and a server that listens elsewhere but is
+    not open to other machines still refuses a request from a non-loopback address (here: served
+    on this machine's network address, asked from it)."""
     address = _outside_address()
     if address is None:
         pytest.skip("this machine has no network address besides the loopback one")
-    server = Server(tmp_path, "reference", 4, host=address)
+    server = Server(tmp_path, "reference", 4, host=address, others=False)
     try:
         async def go() -> int:
             async with aiohttp.ClientSession() as http, http.get(server.url) as response:
@@ -424,7 +469,7 @@ def test_play_without_a_sandbox_warns_as_tournament_does(monkeypatch, tmp_path, 
         except SandboxUnavailable as exc:
             pytest.skip(f"no sandbox on this machine: {exc}")
 
-    async def no_server(session, port, ready):  # the page is not what this test is about
+    async def no_server(session, **kwargs):  # the page is not what this test is about
         return None
 
     monkeypatch.setattr(play, "serve", no_server)
