@@ -529,3 +529,61 @@ def test_contradictory_people_and_seats_are_refused(monkeypatch, tmp_path, args,
     result, got = _play_cli(monkeypatch, tmp_path, "klaberjass", *args)
     assert result.exit_code == 2 and "session" not in got
     assert message in result.output, result.output
+
+
+@pytest.mark.parametrize("args", [["--people", "2"], ["person", RANDOM_BOT, "person", RANDOM_BOT]],
+                         ids=["people", "person-seats"])
+def test_the_command_prints_one_link_per_person_each_opening_its_own_seat(tmp_path, args):
+    """`trickcore play klaberjass -p 4 --people 2 --no-browser` (or its seats named `person`), run
+    as a command: it prints two links, seat 0's and seat 2's; each key opens its own seat only
+    (the page and the websocket's hello are that seat's, and taking one seat leaves the other
+    free), and a key that is not one of them is refused."""
+    env = dict(os.environ, PYTHONPATH=str(Path(trickcore.__file__).parent.parent))
+    proc = subprocess.Popen([sys.executable, "-c", "from trickcore.cli import main; main()", "play", "klaberjass",
+                             "-p", "4", *args, "--no-browser", "--seed", "3", "--out", str(tmp_path / "records")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env)
+    try:
+        links: dict[int, str] = {}
+        deadline = time.monotonic() + 30
+        while len(links) < 2 and time.monotonic() < deadline:
+            line = proc.stdout.readline() if proc.stdout else ""
+            if not line and proc.poll() is not None:
+                break
+            if line.startswith("open "):
+                links[0] = line.split()[1]
+            elif line.startswith("seat ") and "'s person: open " in line:
+                links[int(line.split("'")[0].split()[1])] = line.split()[-1]
+        assert sorted(links) == [0, 2], f"printed {links}: {proc.stderr.read() if proc.poll() is not None else ''}"
+        base = links[0].partition("/?t=")[0]
+        assert links[2].startswith(base + "/?t=") and links[0] != links[2]
+        keys = {seat: url.partition("/?t=")[2] for seat, url in links.items()}
+
+        async def go() -> None:
+            async with aiohttp.ClientSession() as http:
+                for seat, url in links.items():
+                    async with http.get(url) as response:
+                        assert response.status == 200
+                        html = await response.text()
+                    data = json.loads(html.split('id="play-data">', 1)[1].split("</script>", 1)[0])
+                    assert (data["seat"], data["token"]) == (seat, keys[seat])
+                for wrong in ("", "wrong", keys[0][:-1], keys[0] + keys[2]):
+                    async with http.get(f"{base}/?t={wrong}") as response:
+                        assert response.status == 403, wrong
+                ws = base.replace("http://", "ws://") + "/ws?t="
+                pages = {seat: Page(await http.ws_connect(ws + keys[seat])) for seat in (2, 0)}
+                for seat, page in pages.items():
+                    hello = await page.next("hello")
+                    assert hello["seat"] == seat and hello["names"][seat] == f"person{seat}"
+                    resume = await page.next("resume")
+                    assert resume["type"] == "resume"
+                again = Page(await http.ws_connect(ws + keys[0]))     # seat 0 is taken by its page
+                assert (await again.next("taken", "hello"))["type"] == "taken"
+                await pages[0].send(type="quit")
+
+        asyncio.run(go())
+        assert proc.wait(30) == 0
+        assert "you quit on the page" in (proc.stderr.read() if proc.stderr else "")
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
