@@ -15,14 +15,17 @@ A source checkout's benchmark, not a test: nothing here asserts a speed.
   tables, rating them, the database -- divided by the games), the league's faults (runner
   errors: must be none), and the process's resident memory after each tenth of the run (flat
   when nothing grows with the games).
-* **The plain tournament**: a round robin of the same game among the first k of the same bots,
-  k the fewest whose pairings are as many as the league's tables, each pairing playing as many
-  games as a league table (twice ``--deals``: a round robin plays one seating per deal) with its
-  bots started once, as a league table does,
-  run by ``run_tournament`` in one output folder: games per hour.
-* **Ratio**: league wall time per game / tournament wall time per game: what forming, running
-  and rating tables one at a time, and the database, cost over one tournament run of as many
-  such tables.
+* **The same tables without the league**: each table the league played (its bots, its deals,
+  its seed), played again as a plain ``duplicate`` tournament of its own by ``run_tournament``,
+  as many at once as the league plays (``parallel_tables``), in new folders: games per hour.
+  The league's wall time per game over this one's is what the league adds to the runner:
+  forming, rating, the database.
+* **A plain round robin** of the same game among the first k of the same bots, k the fewest
+  whose pairings are as many as the league's tables, each pairing playing as many games as a
+  league table (a round robin plays one seating per deal: twice the deals), ``parallel_tables``
+  tables at once: games per hour.  Its bots are started once per pairing, where a duplicate
+  table starts them again for every seating (a process never plays a deal twice), so this
+  ratio is what duplicate deals cost over a round robin, the league's part included.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import tarfile
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -48,11 +52,11 @@ def rss_mb() -> float:
     return float("nan")
 
 
-def make_bots(league: object, folder: Path, count: int) -> list[str]:
+def make_bots(league: Any, folder: Path, count: int) -> list[str]:
     from tournament.league.authors import add_author
     from tournament.league.submit import submit
 
-    token = add_author(league.engine, "bench")  # type: ignore[attr-defined]
+    token = add_author(league.engine, "bench")
     names = []
     for i in range(count):
         script, seeded = BOTS[i % len(BOTS)]
@@ -65,14 +69,14 @@ def make_bots(league: object, folder: Path, count: int) -> list[str]:
         archive = folder / "sources" / f"{name}.tar.gz"
         with tarfile.open(archive, "w:gz") as tar:
             tar.add(source, arcname=".")
-        outcome = submit(league, token, archive)  # type: ignore[arg-type]
+        outcome = submit(league, token, archive)
         if not outcome.accepted:
             raise SystemExit(f"{name} was refused:\n{outcome.report}")
         names.append(name)
     return names
 
 
-def run_league(folder: Path, bots: int, games: int, deals: int) -> dict[str, object]:
+def run_league(folder: Path, bots: int, games: int, deals: int) -> dict[str, Any]:
     import tomli_w
 
     from tournament.league.config import LEAGUE_FILE
@@ -103,18 +107,70 @@ def run_league(folder: Path, bots: int, games: int, deals: int) -> dict[str, obj
     from sqlalchemy import func, select
     from sqlalchemy.orm import Session
 
-    from tournament.league.db import Game
+    from tournament.league.db import Game, LeagueTable
 
     with Session(league.engine) as session:
         played = session.scalar(select(func.count()).select_from(Game)) or 0
+        table_ids = list(session.scalars(select(LeagueTable.id).where(LeagueTable.state == "rated")
+                                         .order_by(LeagueTable.id)))
+    parallel = league.config.parallel_tables
     league.close()
     tenths = [memory[min(len(memory) - 1, len(memory) * k // 10)] for k in range(1, 11)] if memory else []
     return {"bots": names, "games": played, "tables": scheduler.rated, "wall_s": wall, "submit_s": submit_s,
-            "play_s": scheduler.play_s, "errors": scheduler.errors, "rss_mb_by_tenth": [round(m, 1) for m in tenths]}
+            "play_s": scheduler.play_s, "own_s": scheduler.own_s, "errors": scheduler.errors,
+            "rss_mb_by_tenth": [round(m, 1) for m in tenths], "table_ids": table_ids, "parallel_tables": parallel}
 
 
-def run_tournament_of(folder: Path, league_folder: Path, names: list[str], tables: int, deals: int
-                      ) -> dict[str, object]:
+def run_tables_alone(folder: Path, league_folder: Path, table_ids: list[int], parallel: int) -> dict[str, Any]:
+    """The league's tables played again, each as the duplicate tournament the league ran (its
+    effective config), ``parallel`` at once, in new output folders."""
+    import threading
+
+    from tournament.config import parse_config
+    from tournament.league.league import open_league
+    from tournament.league.scheduler import table_folder
+    from tournament.results import EFFECTIVE_CONFIG_FILE
+    from tournament.runner import run_tournament
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:
+        import tomli as tomllib
+
+    league = open_league(league_folder)
+    docs = []
+    for table_id in table_ids:
+        doc = tomllib.loads((table_folder(league, table_id) / EFFECTIVE_CONFIG_FILE).read_text())
+        doc["tournament"]["output"] = str(folder / str(table_id))
+        docs.append(doc)
+    league.close()
+    queue = list(reversed(docs))
+    lock = threading.Lock()
+    played: list[int] = []
+    errors: list[str] = []
+
+    def work() -> None:
+        while True:
+            with lock:
+                if not queue:
+                    return
+                doc = queue.pop()
+            summary = run_tournament(parse_config(doc, "bench"), check_bots=False)
+            with lock:
+                played.append(summary.played)
+                errors.extend(summary.errors)
+
+    started = time.perf_counter()
+    workers = [threading.Thread(target=work) for _ in range(parallel)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    return {"games": sum(played), "wall_s": time.perf_counter() - started, "errors": errors}
+
+
+def run_tournament_of(folder: Path, league_folder: Path, names: list[str], tables: int, deals: int,
+                      parallel: int) -> dict[str, Any]:
     from tournament.config import parse_config
     from tournament.league.league import open_league
     from tournament.league.submit import bot_command
@@ -122,7 +178,7 @@ def run_tournament_of(folder: Path, league_folder: Path, names: list[str], table
 
     league = open_league(league_folder)
     config = league.config
-    bots = []
+    bots: list[dict[str, Any]] = []
     for name in names:
         version = league.folder / "bots" / name / "v1"
         bots.append({"name": name, "command": list(bot_command(config, version, "python", ["bot.py"])),
@@ -139,7 +195,7 @@ def run_tournament_of(folder: Path, league_folder: Path, names: list[str], table
         k += 1
     doc = {"game": {"name": "klaberjass", "players": 2},
            "tournament": {"name": "plain", "format": "round-robin", "deals": 2 * deals, "seed": 1,
-                          "output": str(folder)},
+                          "concurrency": parallel, "output": str(folder)},
            "records": {"report": False}, "bots": bots[:k]}
     started = time.perf_counter()
     summary = run_tournament(parse_config(doc, "bench"), check_bots=False)
@@ -156,23 +212,37 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="league-bench-") as tmp:
         league = run_league(Path(tmp) / "league", args.bots, args.games, args.deals)
-        plain = run_tournament_of(Path(tmp) / "plain", Path(tmp) / "league", league["bots"],  # type: ignore[arg-type]
-                                  int(league["tables"]), args.deals)  # type: ignore[call-overload]
-    games, wall = int(league["games"]), float(league["wall_s"])  # type: ignore[arg-type]
-    own = (wall - float(league["play_s"])) / max(games, 1)  # type: ignore[arg-type]
-    plain_per_game = float(plain["wall_s"]) / max(int(plain["games"]), 1)  # type: ignore[arg-type]
-    result = {"league": {k: v for k, v in league.items() if k != "bots"}, "tournament": plain,
-              "league_games_per_hour": round(3600 * games / wall), "league_own_ms_per_game": round(1000 * own, 2),
-              "tournament_games_per_hour": round(3600 / plain_per_game),
-              "ratio_league_to_tournament_per_game": round((wall / max(games, 1)) / plain_per_game, 2)}
+        parallel = int(league["parallel_tables"])
+        alone = run_tables_alone(Path(tmp) / "alone", Path(tmp) / "league", league["table_ids"],
+                                 parallel)
+        plain = run_tournament_of(Path(tmp) / "plain", Path(tmp) / "league", league["bots"],
+                                  len(league["table_ids"]), args.deals, parallel)
+    games, wall = int(league["games"]), float(league["wall_s"])
+    own = float(league["own_s"]) / max(games, 1)
+
+    def per_game(run: dict[str, Any]) -> float:
+        return float(run["wall_s"]) / max(int(run["games"]), 1)
+
+    league_per_game = wall / max(games, 1)
+    result = {"league": {k: v for k, v in league.items() if k not in ("bots", "table_ids")},
+              "tables_alone": alone, "round_robin": plain,
+              "league_games_per_hour": round(3600 / league_per_game), "league_own_ms_per_game": round(1000 * own, 2),
+              "tables_alone_games_per_hour": round(3600 / per_game(alone)),
+              "round_robin_games_per_hour": round(3600 / per_game(plain)),
+              "ratio_league_to_tables_alone_per_game": round(league_per_game / per_game(alone), 3),
+              "ratio_league_to_round_robin_per_game": round(league_per_game / per_game(plain), 3)}
     if args.json:
         print(json.dumps(result, indent=2))
         return
-    print(f"league: {games} games at {league['tables']} tables of {args.bots} bots, "
-          f"{result['league_games_per_hour']} games/hour, its own cost {result['league_own_ms_per_game']} ms/game, "
-          f"faults of its own: {len(league['errors'])}")  # type: ignore[arg-type]
-    print(f"plain tournament: {plain['games']} games, {result['tournament_games_per_hour']} games/hour")
-    print(f"league / tournament wall time per game: {result['ratio_league_to_tournament_per_game']}")
+    print(f"league: {games} games at {league['tables']} tables of {args.bots} bots, {parallel} tables at once, "
+          f"{result['league_games_per_hour']} games/hour, its own work (forming, rating) "
+          f"{result['league_own_ms_per_game']} ms/game, faults of its own: {len(league['errors'])}")
+    print(f"the same tables as plain duplicate tournaments: {alone['games']} games, "
+          f"{result['tables_alone_games_per_hour']} games/hour, runner errors: {len(alone['errors'])}")
+    print(f"a round robin of as many pairings: {plain['games']} games, "
+          f"{result['round_robin_games_per_hour']} games/hour")
+    print(f"league / the same tables alone, wall time per game: {result['ratio_league_to_tables_alone_per_game']}")
+    print(f"league / round robin, wall time per game: {result['ratio_league_to_round_robin_per_game']}")
     print(f"resident memory after each tenth of the run (MB): {league['rss_mb_by_tenth']}")
 
 

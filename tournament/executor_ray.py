@@ -24,6 +24,7 @@ environment; ``{config_dir}`` then points into the shipped copy.
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import importlib.metadata
 import math
@@ -253,6 +254,8 @@ class RayExecutor:
         self.run, self.progress = run, progress
         try:
             while len(self.accounted) < len(run.pending) and not self._given_up():
+                if run.cancelled():
+                    raise KeyboardInterrupt  # stopped from another thread: as Ctrl-C stops it
                 if run.drain.is_set() and not any(s.batches for s in self.slots):
                     break   # the sequential test decided and the games in flight are back
                 self._dispatch()
@@ -308,10 +311,7 @@ class RayExecutor:
                                    f"or let the runner connect"], self.config.source)
             self.runtime_env = {}
             return
-        # Ray reports usage statistics over the network unless told otherwise; a tournament
-        # runner does not phone home on its user's behalf (RAY_USAGE_STATS_ENABLED=1 allows it).
-        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-        kwargs: dict[str, Any] = {"include_dashboard": False, "logging_level": "ERROR", "configure_logging": True}
+        kwargs = _init_options()
         if self.runtime_env:
             kwargs["runtime_env"] = self.runtime_env  # shipped once for the run; every table starts inside it
             self.runtime_env = {}
@@ -519,6 +519,31 @@ class RayExecutor:
             except Exception:
                 pass
         self.close()
+
+
+def _init_options() -> dict[str, Any]:
+    # Ray reports usage statistics over the network unless told otherwise; a tournament runner
+    # does not phone home on its user's behalf (RAY_USAGE_STATS_ENABLED=1 allows it).
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    return {"include_dashboard": False, "logging_level": "ERROR", "configure_logging": True}
+
+
+@contextlib.contextmanager
+def connected(address: str | None) -> Iterator[None]:
+    """This process connected to the Ray cluster at ``address`` (a Ray instance of this machine
+    if None) while the block runs, for several runs at once: each run's executor then uses the
+    connection as it is and leaves it open.  A connection made before is used as it is."""
+    if ray.is_initialized():
+        yield
+        return
+    if address:
+        ray.init(address=address, **_init_options())
+    else:
+        ray.init(address="local", **_init_options())
+    try:
+        yield
+    finally:
+        ray.shutdown()
 
 
 def _why(exc: BaseException) -> str:

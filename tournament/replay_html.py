@@ -158,15 +158,17 @@ def build_replay(record: dict[str, Any], seats: Sequence[int] | None = None,
 
 
 def replay_html(record: dict[str, Any], seats: Sequence[int] | None = None, omniscient: bool = True,
-                back: str | None = None) -> str:
+                back: str | None = None, back_label: str = "tournament report") -> str:
     """The viewer page of one game (see :func:`build_replay`); ``back`` is an optional link (to
-    the tournament report) shown in the header.  Rendered from templates/replay.html.j2."""
+    the tournament report, or what ``back_label`` names) shown in the header.  Rendered from
+    templates/replay.html.j2."""
     from tournament.pages import render
 
     data = build_replay(record, seats, omniscient)
     title = f"{data['title']} – {data['job'] or 'game'}" + (f" (seed {data['seed']})" if data["seed"] is not None
                                                              else "")
-    return render("replay.html.j2", generator="trickcore replay viewer", title=title, back=back, data=data)
+    return render("replay.html.j2", generator="trickcore replay viewer", title=title, back=back,
+                  back_label=back_label, data=data)
 
 
 def write_replay(record: dict[str, Any], out: str | Path, seats: Sequence[int] | None = None,

@@ -297,9 +297,14 @@ def _terminate_with_parent() -> bool:
 
 
 def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, resume: bool = False,
-                   progress: ProgressCallback | None = None, check_bots: bool = True) -> RunSummary:
+                   progress: ProgressCallback | None = None, check_bots: bool = True,
+                   cancel: threading.Event | None = None) -> RunSummary:
     """Play every scheduled game not yet recorded in the output folder, on ``concurrency``
-    tables, appending each record as its game ends; then write the standings and outputs."""
+    tables, appending each record as its game ends; then write the standings and outputs.
+
+    The run stops as Ctrl-C stops it (bots killed, finished games kept, ``interrupted``) on
+    SIGINT in the main thread or, from any thread, when ``cancel`` is set: a program that runs
+    several tournaments at once in threads (the league's scheduler) stops them that way."""
     if config.executor.kind == "local":  # (remote tables check where they run, in their preflight)
         try:  # before anything is written or started: a run that cannot sandbox its bots does not begin
             require_sandbox(config)
@@ -313,6 +318,7 @@ def run_tournament(config: TournamentConfig, out_dir: str | Path | None = None, 
     try:
         dump_effective(config, out / EFFECTIVE_CONFIG_FILE)
         run = _TournamentRun(config, out, store, existing, check_bots)
+        run.cancel = cancel
         run.start_tables()
         run.collect(progress)
         return run.finish()
@@ -382,6 +388,7 @@ class _TournamentRun:
         self.played = self.skipped = 0
         self.errors: list[str] = []
         self.interrupted = False
+        self.cancel: threading.Event | None = None  # set by another thread: stop as Ctrl-C does
         self.new_records: list[dict[str, Any]] = []
         self.replayed = 0
         self.last_record = self.started
@@ -489,6 +496,8 @@ class _TournamentRun:
         try:
             accounted = 0
             while accounted < len(self.pending):
+                if self.cancelled():
+                    raise KeyboardInterrupt  # stopped from another thread: as Ctrl-C stops it
                 try:
                     kind, job, payload = self.done.get(timeout=0.2)
                 except queue.Empty:
@@ -506,6 +515,9 @@ class _TournamentRun:
             kill_all()
         for w in self.workers:
             w.join(timeout=10)
+
+    def cancelled(self) -> bool:
+        return self.cancel is not None and self.cancel.is_set()
 
     def _record(self, kind: str, job: Job, payload: Any) -> bool:
         if kind == "error":

@@ -118,6 +118,9 @@ def test_leaderboard_bot_page_and_replay(served: dict[str, Any], browser: Browse
     click(browser, "#games tbody tr:first-child a")
     wait_for(browser, "return document.querySelectorAll('[data-card]').length > 0", "the replay's cards")
     assert "Klaberjass" in browser.js("return document.getElementById('title').textContent")
+    assert texts(browser, "a.back") == ["← leaderboard"]
+    click(browser, "a.back")
+    assert browser.driver.current_url.endswith("/index.html")
     assert browser.errors() == [] and browser.resources() == []
 
 

@@ -38,16 +38,19 @@ GAMES_PER_TABLE = 12  # beim-jupiter, 3 seats: 2 deals x 3! seatings
 WAIT_S = 120  # the longest a kill point may take to come
 
 
-def make_league(folder: Path, database: str | None) -> None:
+def make_league(folder: Path, database: str | None, bots: int = 3, parallel_tables: int = 1) -> None:
     init_league(folder, "beim-jupiter", 3, database).close()
     doc = tomllib.loads((folder / LEAGUE_FILE).read_text())
     doc["league"]["deals_per_table"] = 2
+    doc["league"]["parallel_tables"] = parallel_tables
     doc["submissions"]["compliance_games"] = 1
+    doc["submissions"]["per_hour"] = bots
     (folder / LEAGUE_FILE).write_text(tomli_w.dumps(doc))
     league = open_league(folder)
     try:
         token = add_author(league.engine, "alice")
-        for i, script in enumerate(("example_bot.py", "random_bot.py", "example_bot.py")):
+        for i in range(bots):
+            script = ("example_bot.py", "random_bot.py")[i % 2]
             source = folder.parent / f"src{i}"
             source.mkdir()
             (source / "bot.py").write_bytes((ROOT / "tournament" / "bots" / script).read_bytes())
@@ -114,6 +117,36 @@ def test_kill_9_at_several_points_then_restart(tmp_path: Path, backend: str, req
         kill_when(serve(folder), lambda: len(tables(league)) >= 2, "table 2")
         # 5. in the middle of table 2
         kill_when(serve(folder), lambda: lines(results[1]) >= 2, "two games of table 2")
+        final = serve(folder, "--tables", "2")
+        assert final.wait(WAIT_S) == 0, final.stderr.read().decode() if final.stderr else ""
+        assert [state for _, state in tables(league)][:2] == ["rated", "rated"]
+        check_consistent(league)
+    finally:
+        league.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_two_tables_at_once_stopped_killed_and_restarted(tmp_path: Path, backend: str,
+                                                         request: pytest.FixtureRequest) -> None:
+    """Six bots for three seats, two tables playing at once: SIGTERM stops both (finished games
+    kept), kill -9 while both play again, then a start that finishes them: each game counted
+    once, each table rated once, in one rating order."""
+    database = request.getfixturevalue("postgres_database") if backend == "postgresql" else None
+    folder = tmp_path / "lg"
+    make_league(folder, database, bots=6, parallel_tables=2)
+    league = open_league(folder)
+    results = [table_folder(league, n) / "results.jsonl" for n in (1, 2)]
+    try:
+        proc = serve(folder)
+        deadline = time.monotonic() + WAIT_S
+        while not all(lines(r) >= 1 for r in results):
+            assert proc.poll() is None and time.monotonic() < deadline, "two tables did not play at once"
+            time.sleep(0.005)
+        os.kill(proc.pid, signal.SIGTERM)
+        assert proc.wait(WAIT_S) == 130, proc.stderr.read().decode() if proc.stderr else ""
+        assert [state for _, state in tables(league)][:2] == ["playing", "playing"]
+        kept = [lines(r) for r in results]
+        kill_when(serve(folder), lambda: all(lines(r) > n for r, n in zip(results, kept)), "more games of both tables")
         final = serve(folder, "--tables", "2")
         assert final.wait(WAIT_S) == 0, final.stderr.read().decode() if final.stderr else ""
         assert [state for _, state in tables(league)][:2] == ["rated", "rated"]

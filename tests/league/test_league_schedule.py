@@ -73,6 +73,68 @@ def test_among_bots_with_games_the_widest_interval_goes_first(league: League) ->
     assert seated(league, form_table(league)) == [wide, near]
 
 
+def test_a_bot_in_the_middle_of_the_ratings_does_not_play_every_table(league: League) -> None:
+    """Three bots for two seats, ratings held apart: the middle one is nearest to both others, yet
+    the tables share the games out evenly (each opponent comes from the nearest, by fewest games)."""
+    ids = [add_version(league, name, mu, 2, 0) for name, mu in (("top", 30), ("middle", 25), ("bottom", 20))]
+    for _ in range(12):
+        table_id = form_table(league)
+        assert table_id is not None
+        with Session(league.engine) as session, session.begin():
+            table = session.get_one(LeagueTable, table_id)
+            for version_id in table.versions:
+                session.get_one(Version, version_id).games += 2
+            table.state = "rated"
+    with Session(league.engine) as session:
+        games = [session.get_one(Version, v).games for v in ids]
+    assert sum(games) == 12 * 2 * 2 and max(games) - min(games) <= 2, games
+
+
+def test_tables_play_at_once_and_are_rated_one_after_another(tmp_path: Path) -> None:
+    """``parallel_tables = 2``: four bots for two seats fill two tables that play at the same
+    time; every table is rated once, in one rating order, and the ratings equal a recomputation."""
+    from datetime import datetime, timedelta
+
+    import tomli_w
+
+    from tournament.league.config import LEAGUE_FILE
+    from tournament.league.league import open_league
+    from tournament.league.scheduler import Scheduler
+    from tournament.results import read_results
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:
+        import tomli as tomllib
+
+    init_league(tmp_path / "lg", "klaberjass", 2).close()
+    doc = tomllib.loads((tmp_path / "lg" / LEAGUE_FILE).read_text())
+    doc["league"]["parallel_tables"] = 2
+    (tmp_path / "lg" / LEAGUE_FILE).write_text(tomli_w.dumps(doc))
+    league = open_league(tmp_path / "lg")
+    try:
+        for i in range(4):
+            add_version(league, f"bot{i}", 25, 25 / 3, 0, script=("random_bot.py", "heuristic_bot.py")[i % 2])
+        scheduler = Scheduler(league, max_tables=4)
+        scheduler.run()
+        assert (scheduler.rated, scheduler.errors, scheduler.interrupted, scheduler.playing) == (4, [], False, set())
+        with Session(league.engine) as session:
+            rated = session.query(LeagueTable).order_by(LeagueTable.rated_seq).all()
+            assert [t.rated_seq for t in rated] == [1, 2, 3, 4] and {t.state for t in rated} == {"rated"}
+            assert {v.id: (v.mu, v.sigma) for v in session.query(Version)} == recompute_ratings(league)
+
+        def span(table_id: int) -> tuple[datetime, datetime]:
+            records = read_results(table_folder(league, table_id))
+            starts = [datetime.fromisoformat(r["started_at"]) for r in records]
+            ends = [s + timedelta(seconds=r["duration_s"]) for s, r in zip(starts, records)]
+            return min(starts), max(ends)
+
+        (start1, end1), (start2, end2) = span(1), span(2)
+        assert start1 < end2 and start2 < end1, "the first two tables did not play at the same time"
+    finally:
+        league.close()
+
+
 def test_a_table_is_rated_once_by_the_sums_of_ranks_over_its_deals(league: League) -> None:
     config = league.config
     (winner, winner_sigma), (loser, _) = rate(config, [(25, 8), (25, 8)], [3, 5])

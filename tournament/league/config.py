@@ -10,6 +10,7 @@ checker.  All problems of a file are reported together (``ConfigError``).
 from __future__ import annotations
 
 import dataclasses
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,7 @@ else:  # Python 3.10: the same parser, as a package
 
 LEAGUE_FILE = "league.toml"
 TOP_KEYS = ("league", "game", "time", "limits", "sandbox", "failures", "rating", "submissions", "runtimes", "server")
-LEAGUE_KEYS = ("name", "database", "deals_per_table", "concurrency")
+LEAGUE_KEYS = ("name", "database", "deals_per_table", "concurrency", "parallel_tables")
 RATING_KEYS = ("mu", "sigma", "beta", "tau")
 SUBMISSION_KEYS = ("max_archive_mb", "max_unpacked_mb", "max_files", "max_file_mb", "per_hour", "compliance_games")
 SERVER_KEYS = ("host", "port")
@@ -78,6 +79,7 @@ class LeagueConfig:
     game_options: dict[str, Any]
     deals_per_table: int  # each deal of a table is played at every seating (duplicate)
     concurrency: int  # games of a table played at once
+    parallel_tables: int  # tables played at once
     time: TimeControl
     limits: Limits
     sandbox: SandboxSettings
@@ -120,6 +122,7 @@ def parse_league(doc: dict[str, Any], folder: Path, source: str = LEAGUE_FILE) -
         database = "postgresql+psycopg://" + database[len("postgresql://"):]
     deals = c.integer(lt, "deals_per_table", "league", 1, minimum=1)
     concurrency = c.integer(lt, "concurrency", "league", 1, minimum=1)
+    parallel_tables = c.integer(lt, "parallel_tables", "league", os.cpu_count() or 1, minimum=1)
     info, players, game_options = _game_section(c, doc)
     time_control = _time_section(c, doc)
     limits = _limits_section(c, doc)
@@ -152,9 +155,9 @@ def parse_league(doc: dict[str, Any], folder: Path, source: str = LEAGUE_FILE) -
     assert info is not None and players is not None  # else a problem was recorded
     return LeagueConfig(folder=str(folder), name=name, database=database or default_database(folder),
                         game=info.name, players=players, game_options=game_options, deals_per_table=deals,
-                        concurrency=concurrency, time=time_control, limits=limits, sandbox=sandbox,
-                        failures=failures, rating=rating, submissions=submissions, runtimes=runtimes, host=host,
-                        port=port, raw=doc)
+                        concurrency=concurrency, parallel_tables=parallel_tables, time=time_control,
+                        limits=limits, sandbox=sandbox, failures=failures, rating=rating, submissions=submissions,
+                        runtimes=runtimes, host=host, port=port, raw=doc)
 
 
 def _check_players(c: Checker, players: int) -> None:
@@ -203,7 +206,8 @@ def load_league(folder: str | Path) -> LeagueConfig:
 
 def new_league_doc(folder: Path, game: str, players: int, database: str | None) -> dict[str, Any]:
     """The league.toml that ``init`` writes: every setting at its default, written out so that an
-    organiser sees what there is to change."""
+    organiser sees what there is to change -- but ``parallel_tables``, whose default is the number
+    of cores of the machine that serves the league."""
     t, s, r, sub = TimeControl(), SandboxSettings(), RatingSettings(), SubmissionLimits()
     league: dict[str, Any] = {"name": folder.resolve().name, "deals_per_table": 1, "concurrency": 1}
     if database:

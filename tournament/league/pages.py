@@ -165,7 +165,7 @@ def game_page(league: League, table_id: int, job: str) -> str | None:
     from tournament.replay_html import replay_html
 
     record = game_record(league, table_id, job)
-    return None if record is None else replay_html(record, back="../../index.html")
+    return None if record is None else replay_html(record, back="../../index.html", back_label="leaderboard")
 
 
 def author_data(league: League, token: str) -> dict[str, Any]:
@@ -212,6 +212,6 @@ def write_report(league: League, out: Path) -> int:
     for table_id in rated:
         for record in read_results(table_folder(league, table_id)):
             write_whole(out / "games" / str(table_id) / f"{record['job']}.html",
-                        replay_html(record, back="../../index.html"))
+                        replay_html(record, back="../../index.html", back_label="leaderboard"))
             written += 1
     return written

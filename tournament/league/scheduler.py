@@ -25,11 +25,12 @@ ranks over all its games (lower is better; equal sums tie), not game by game.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -73,8 +74,11 @@ def form_table(league: League) -> int | None:
     """Form and commit the next table, or None while too few versions can play.
 
     The first seat goes to the version with the fewest games (new bots first), ties to the widest
-    interval (largest sigma); its opponents are the versions nearest to it in rating (mu), ties
-    again to the widest interval.  Versions already at a table that is playing wait."""
+    interval (largest sigma).  Its opponents come from the versions nearest to it in rating (mu;
+    ties again to the widest interval), twice as many as the seats to fill: of those, the ones
+    with the fewest games, ties to the nearest.  So opponents are near in rating, and a bot in the
+    middle of the ratings, nearest to everyone, does not play every table.  Versions already at
+    a table that is playing wait."""
     players = league.config.players
     with Session(league.engine) as session, session.begin():
         busy = _playing_versions(session)
@@ -84,8 +88,11 @@ def form_table(league: League) -> int | None:
         if len(candidates) < players:
             return None
         first = min(candidates, key=lambda v: (v.games, -v.sigma, v.id))
-        rest = sorted((v for v in candidates if v.id != first.id), key=lambda v: (abs(v.mu - first.mu), -v.sigma, v.id))
-        table = LeagueTable(versions=[first.id, *(v.id for v in rest[:players - 1])], state="playing")
+        nearest = sorted((v for v in candidates if v.id != first.id),
+                         key=lambda v: (abs(v.mu - first.mu), -v.sigma, v.id))[:2 * (players - 1)]
+        opponents = sorted(nearest, key=lambda v: (v.games, nearest.index(v)))[:players - 1]
+        opponents.sort(key=nearest.index)
+        table = LeagueTable(versions=[first.id, *(v.id for v in opponents)], state="playing")
         session.add(table)
         session.flush()
         return table.id
@@ -111,13 +118,14 @@ def table_config_doc(league: League, table_id: int, table_seats: Sequence[Seat])
     return doc
 
 
-def play_table(league: League, table_id: int) -> RunSummary:
-    """Play the table's games not yet recorded in its folder (all of them, the first time)."""
+def play_table(league: League, table_id: int, cancel: threading.Event | None = None) -> RunSummary:
+    """Play the table's games not yet recorded in its folder (all of them, the first time); a
+    set ``cancel`` stops the run as Ctrl-C does."""
     with Session(league.engine) as session:
         table = session.get_one(LeagueTable, table_id)
         table_seats = seats(league, table, session)
     config = parse_config(table_config_doc(league, table_id, table_seats), f"table {table_id}")
-    return run_tournament(config, resume=True, check_bots=False)
+    return run_tournament(config, resume=True, check_bots=False, cancel=cancel)
 
 
 def _table_outcome(config: LeagueConfig, records: Iterable[dict[str, Any]], names: Sequence[str]
@@ -202,11 +210,13 @@ def recompute_ratings(league: League) -> dict[int, tuple[float, float]]:
 
 
 class Scheduler:
-    """Tables played one after another until ``stop`` is set, ``max_tables`` tables have been
-    rated in this run, or a table is interrupted (Ctrl-C, SIGTERM: the runner stops its games
-    and keeps what is recorded).  A table's own games run ``[league] concurrency`` at a time, so
-    the machine's cores are used and the runner alone handles interruption.  A start first
-    finishes the tables the last run left playing."""
+    """Tables played ``[league] parallel_tables`` at a time, each by a worker thread that forms a
+    table, plays it and rates it, until ``stop`` is set, ``max_tables`` tables have been rated in
+    this run, or a table is interrupted (Ctrl-C, SIGTERM: every table's runner stops its games
+    and keeps what is recorded).  A table's own games run ``[league] concurrency`` at a time.
+    Forming and rating take turns (one lock): a table is formed from the ratings rated so far,
+    and the rating order is the order in which tables were rated.  A start first finishes the
+    tables the last run left playing."""
 
     def __init__(self, league: League, max_tables: int | None = None, on_rated: Callable[[int], None] | None = None,
                  idle_s: float = 1.0) -> None:
@@ -218,40 +228,117 @@ class Scheduler:
         self.rated = 0
         self.errors: list[str] = []
         self.interrupted = False
-        self.current: int | None = None  # the table playing now
-        self.play_s = 0.0  # wall time inside the tables' runs; the rest is the league's own
+        self.playing: set[int] = set()  # the tables playing now
+        self.play_s = 0.0  # wall time inside the tables' runs, summed over the workers
+        self.own_s = 0.0  # the league's own: forming and rating tables, summed over the workers
+        self._turn = threading.Lock()  # forming and rating, one at a time; guards the fields above
+        self._cancel = threading.Event()  # stops every table's run (as Ctrl-C stops one)
+        self._leftover: list[int] = []
+        self._failure: BaseException | None = None
+
+    @property
+    def current(self) -> int | None:
+        """A table playing now (the lowest id), if any."""
+        return min(self.playing, default=None)
 
     def run(self) -> None:
         with Session(self.league.engine) as session:
-            leftover = list(session.scalars(select(LeagueTable.id).where(LeagueTable.state == "playing")
-                                            .order_by(LeagueTable.id)))
-        while not self.stop.is_set() and (self.max_tables is None or self.rated < self.max_tables):
-            table_id = leftover.pop(0) if leftover else None
+            self._leftover = list(session.scalars(select(LeagueTable.id).where(LeagueTable.state == "playing")
+                                                  .order_by(LeagueTable.id)))
+        workers = [threading.Thread(target=self._work, name=f"league-table-{i + 1}", daemon=True)
+                   for i in range(self.league.config.parallel_tables)]
+        with _ray_connection(self.league.executor, len(workers)):
+            for worker in workers:
+                worker.start()
+            try:
+                while any(w.is_alive() for w in workers):
+                    for worker in workers:
+                        worker.join(timeout=0.2)
+            except KeyboardInterrupt:
+                self.interrupted = True
+                self._cancel.set()
+                self.stop.set()
+                for worker in workers:
+                    worker.join()
+        if self._failure is not None:
+            raise self._failure
+
+    def _take(self) -> int | None:
+        """The next table to play: one left playing, else a new one; None when there is none now."""
+        with self._turn:
+            enough = self.max_tables is not None and self.rated + len(self.playing) >= self.max_tables
+            if self.stop.is_set() or enough:
+                return None
+            started = time.perf_counter()
+            table_id = self._leftover.pop(0) if self._leftover else None
             if table_id is None and not self.league.paused:
                 table_id = form_table(self.league)
-            if table_id is None:  # paused, or too few bots: look again soon
-                self.stop.wait(self.idle_s)
-                continue
-            self.current = table_id
-            for _ in range(ATTEMPTS):
-                started = time.perf_counter()
-                summary = play_table(self.league, table_id)
-                self.play_s += time.perf_counter() - started
-                if summary.interrupted:
-                    self.interrupted = True
+            if table_id is not None:
+                self.playing.add(table_id)
+            self.own_s += time.perf_counter() - started
+            return table_id
+
+    def _finished(self) -> bool:
+        with self._turn:
+            return self.stop.is_set() or (self.max_tables is not None and self.rated >= self.max_tables)
+
+    def _work(self) -> None:
+        try:
+            while not self._finished():
+                table_id = self._take()
+                if table_id is None:  # paused, too few bots free, or the last tables are playing
+                    self.stop.wait(self.idle_s)
+                    continue
+                if not self._play(table_id):
                     return
-                if summary.played + summary.resumed + summary.skipped >= summary.total:
-                    break
-                # A table process that died (killed, out of memory) left its game unrecorded
-                # and the run ended without it: play the table's missing games again.
-                log.warning("table %s: %d of %d games recorded; playing the rest again", table_id,
-                            summary.played + summary.resumed, summary.total)
-            self.current = None
+        except BaseException as exc:  # noqa: BLE001 - raised again by run(), in the main thread
+            with self._turn:
+                self._failure = self._failure or exc
+            self.stop.set()
+            self._cancel.set()
+
+    def _play(self, table_id: int) -> bool:
+        """Play and rate one table; False if it was interrupted."""
+        for _ in range(ATTEMPTS):
+            started = time.perf_counter()
+            summary = play_table(self.league, table_id, self._cancel)
+            with self._turn:
+                self.play_s += time.perf_counter() - started
+            if summary.interrupted:
+                with self._turn:
+                    self.interrupted = True
+                self.stop.set()
+                self._cancel.set()  # one table stopped (SIGTERM reaches it): the others stop too
+                return False
+            if summary.played + summary.resumed + summary.skipped >= summary.total:
+                break
+            # A table process that died (killed, out of memory) left its game unrecorded
+            # and the run ended without it: play the table's missing games again.
+            log.warning("table %s: %d of %d games recorded; playing the rest again", table_id,
+                        summary.played + summary.resumed, summary.total)
+        with self._turn:
+            started = time.perf_counter()
             if summary.errors:
                 # Runner errors are bugs, never a bot's doing; the games recorded are rated.
                 self.errors += [f"table {table_id}: {e}" for e in summary.errors]
                 log.error("table %s: %s", table_id, "; ".join(summary.errors))
-            if rate_table(self.league, table_id):
-                self.rated += 1
-                if self.on_rated is not None:
-                    self.on_rated(table_id)
+            rated = rate_table(self.league, table_id)
+            self.playing.discard(table_id)
+            self.rated += rated
+            self.own_s += time.perf_counter() - started
+            if rated and self.on_rated is not None:
+                self.on_rated(table_id)
+        return True
+
+
+@contextlib.contextmanager
+def _ray_connection(executor: dict[str, Any] | None, tables: int) -> Iterator[None]:
+    """With the Ray executor and tables at once: one connection to the cluster for all of them
+    (a table's run that connected itself would disconnect the others' when it ends)."""
+    if executor is None or executor.get("kind") != "ray" or tables < 2:
+        yield
+        return
+    from tournament.executor_ray import connected
+
+    with connected(executor.get("address")):
+        yield
