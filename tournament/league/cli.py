@@ -269,8 +269,8 @@ def serve_command(folder: str, max_tables: int | None, host: str | None, port: i
     scheduler = Scheduler(opened, max_tables, rated)
     server = None
     if not no_web:
-        site = LeagueSite(opened)
         host = host or opened.config.host
+        site = LeagueSite(opened, host=host)
         server = ServerThread(site, host, opened.config.port if port is None else port)
         try:
             url = server.start()

@@ -41,7 +41,7 @@ TOP_KEYS = ("league", "game", "time", "limits", "sandbox", "failures", "rating",
 LEAGUE_KEYS = ("name", "database", "deals_per_table", "concurrency", "parallel_tables")
 RATING_KEYS = ("mu", "sigma", "beta", "tau")
 SUBMISSION_KEYS = ("max_archive_mb", "max_unpacked_mb", "max_files", "max_file_mb", "per_hour", "compliance_games")
-SERVER_KEYS = ("host", "port")
+SERVER_KEYS = ("host", "port", "people_tables")
 
 #: The runtimes a new league offers: the words put before a bot's own command.  ``{python}`` is
 #: the interpreter the league runs under; ``native`` runs a program of the bot's own files.
@@ -89,6 +89,7 @@ class LeagueConfig:
     runtimes: dict[str, tuple[str, ...]]
     host: str
     port: int
+    people_tables: int  # tables where an author plays against the ladder, at once (0: none)
     raw: dict[str, Any]  # the document as read: the tables' tournament configs copy its shared sections
 
     def table_doc(self, name: str, output: Path, bots: list[dict[str, Any]]) -> dict[str, Any]:
@@ -148,6 +149,7 @@ def parse_league(doc: dict[str, Any], folder: Path, source: str = LEAGUE_FILE) -
     c.unknown_keys(sv, SERVER_KEYS, "server")
     host = c.string(sv, "host", "server", "127.0.0.1")
     port = c.integer(sv, "port", "server", 8765, minimum=0, maximum=65535)
+    people_tables = c.integer(sv, "people_tables", "server", 2, minimum=0)
     if players is not None and info is not None and not c.problems:
         _check_players(c, players)
     if c.problems:
@@ -157,7 +159,7 @@ def parse_league(doc: dict[str, Any], folder: Path, source: str = LEAGUE_FILE) -
                         game=info.name, players=players, game_options=game_options, deals_per_table=deals,
                         concurrency=concurrency, parallel_tables=parallel_tables, time=time_control,
                         limits=limits, sandbox=sandbox, failures=failures, rating=rating, submissions=submissions,
-                        runtimes=runtimes, host=host, port=port, raw=doc)
+                        runtimes=runtimes, host=host, port=port, people_tables=people_tables, raw=doc)
 
 
 def _check_players(c: Checker, players: int) -> None:
@@ -220,7 +222,7 @@ def new_league_doc(folder: Path, game: str, players: int, database: str | None) 
         "rating": dataclasses.asdict(r),
         "submissions": dataclasses.asdict(sub),
         "runtimes": DEFAULT_RUNTIMES,
-        "server": {"host": "127.0.0.1", "port": 8765},
+        "server": {"host": "127.0.0.1", "port": 8765, "people_tables": 2},
     }
 
 

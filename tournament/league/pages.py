@@ -27,6 +27,7 @@ from tournament.files import write_whole
 from tournament.league.authors import author_of_token
 from tournament.league.db import Author, Bot, Game, LeagueTable, RatingEntry, Submission, Version, now
 from tournament.league.league import League
+from tournament.league.people import tables_of
 from tournament.league.scheduler import table_folder
 from tournament.league.standings import INTERVAL_SIGMAS, leaderboard
 from tournament.pages import asset, script_json
@@ -177,15 +178,21 @@ def author_data(league: League, token: str) -> dict[str, Any]:
                                       .order_by(Submission.id.desc())).all()
         return {"name": author.name,
                 "bots": [{"name": b.name, "banned": b.banned, "withdrawn": b.withdrawn} for b in bots],
+                "tables": tables_of(league, author.name),
                 "submissions": [{"created": s.created, "bot_name": s.bot_name, "accepted": s.accepted,
                                  "report": s.report} for s in submissions]}
 
 
 def author_page(league: League, author: dict[str, Any] | None = None, token: str = "", message: str = "",
-                message_class: str = "", report: str = "") -> str:
+                message_class: str = "", report: str = "", table_link: str = "") -> str:
+    """The authors' page; with ``author`` (their token was given), their bots, submissions,
+    tables with a person, and the form that seats them at a new one against the ladder's bots."""
+    ladder = [row.bot for row in leaderboard(league)] if author is not None else []
     return render("author.html.j2", title=f"Authors – {league.config.name}", root="", served=True,
                   heading=f"{league.config.name}: authors", author=author, token=token, message=message,
-                  message_class=message_class, report=report, runtimes=sorted(league.config.runtimes))
+                  message_class=message_class, report=report, runtimes=sorted(league.config.runtimes),
+                  ladder=ladder, players=league.config.players, people_tables=league.config.people_tables,
+                  table_link=table_link)
 
 
 def organiser_page(league: League, key: str, export_dir: str, message: str = "") -> str:

@@ -32,7 +32,9 @@ from tournament.league import pages
 from tournament.league.errors import LeagueError, RateLimited, TokenRefused, TooLarge
 from tournament.league.league import UPLOADS_DIR, League
 from tournament.league.organiser import export, set_banned, set_paused, withdraw
+from tournament.league.people import PeopleTables, game_record
 from tournament.league.submit import MB, check_submitter, submit
+from tournament.replay_html import replay_html
 
 HEADERS = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff",
            "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
@@ -50,10 +52,12 @@ def _wants_text(request: web.Request) -> bool:
 
 
 class LeagueSite:
-    def __init__(self, league: League, organiser_key: str | None = None) -> None:
+    def __init__(self, league: League, organiser_key: str | None = None, host: str | None = None) -> None:
         self.league = league
         self.organiser_key = organiser_key or secrets.token_urlsafe(24)
         self.max_upload = int(league.config.submissions.max_archive_mb * MB)
+        # Tables where an author plays against the ladder: each page listens where this one does.
+        self.people = PeopleTables(league, host or league.config.host)
 
     def app(self) -> web.Application:
         # The whole request body: the archive, the token and the multipart framing around them.
@@ -66,6 +70,8 @@ class LeagueSite:
         app.router.add_post("/author", self.author)
         app.router.add_post("/submit", self.submit)
         app.router.add_post("/withdraw", self.withdraw)
+        app.router.add_post("/play", self.play)
+        app.router.add_get("/people/{table:\\d+}/{name}.html", self.person_game)
         app.router.add_get("/organiser", self.organiser_form)
         app.router.add_post("/organiser", self.organiser)
         return app
@@ -98,12 +104,12 @@ class LeagueSite:
         return _html(pages.author_page(self.league))
 
     async def _author_page(self, token: str, message: str = "", message_class: str = "", report: str = "",
-                           status: int = 200) -> web.Response:
+                           status: int = 200, table_link: str = "") -> web.Response:
         try:
             data = await self._run(pages.author_data, self.league, token)
         except LeagueError as exc:
             return _html(pages.author_page(self.league, message=str(exc), message_class="refused"), 403)
-        return _html(pages.author_page(self.league, data, token, message, message_class, report), status)
+        return _html(pages.author_page(self.league, data, token, message, message_class, report, table_link), status)
 
     async def author(self, request: web.Request) -> web.Response:
         form = await request.post()
@@ -117,6 +123,36 @@ class LeagueSite:
         except LeagueError as exc:
             return await self._author_page(token, str(exc), "refused", status=403)
         return await self._author_page(token, f"{bot} is withdrawn; its games and ratings stay", "accepted")
+
+    async def play(self, request: web.Request) -> web.Response:
+        """Seat the author at a table against the bots chosen (one per other seat); the answer is
+        the author's page with the link to the table's page (a page of its own, on its own port)."""
+        form = await request.post()
+        token = str(form.get("token", ""))
+        try:
+            seat = int(str(form.get("seat", "0")))
+        except ValueError:
+            return await self._author_page(token, "the seat must be a number", "refused", status=400)
+        bots = [str(b) for b in form.getall("bot", [])]
+        try:
+            table = await self._run(self.people.open, token, seat, bots)
+        except TokenRefused as exc:
+            return await self._author_page(token, str(exc), "refused", status=403)
+        except RateLimited as exc:
+            return await self._author_page(token, str(exc), "refused", status=429)
+        except LeagueError as exc:
+            return await self._author_page(token, str(exc), "refused", status=400)
+        # The page's address as the author reached this one: the same host, the table's port.
+        return await self._author_page(token, f"your table {table.number} is ready: seat {seat}, against "
+                                              f"{', '.join(bots)}", "accepted",
+                                       table_link=table.address(request.url.host or self.people.host))
+
+    async def person_game(self, request: web.Request) -> web.Response:
+        record = await self._run(game_record, self.league, int(request.match_info["table"]),
+                                 request.match_info["name"])
+        if record is None:
+            raise web.HTTPNotFound(text="no such game with a person in this league")
+        return _html(replay_html(record, back="../../author", back_label="authors"))
 
     async def submit(self, request: web.Request) -> web.Response:
         token, upload = "", self.league.folder / UPLOADS_DIR / f"upload-{secrets.token_hex(8)}"
@@ -245,6 +281,7 @@ class ServerThread:
             loop.close()
 
     def stop(self) -> None:
+        self.site.people.close_all()
         if self._loop is not None and self.thread.is_alive():
             self._loop.call_soon_threadsafe(self._loop.stop)
             self.thread.join(10)
