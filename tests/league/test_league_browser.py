@@ -124,6 +124,27 @@ def test_leaderboard_bot_page_and_replay(served: dict[str, Any], browser: Browse
     assert browser.errors() == [] and browser.resources() == []
 
 
+def test_an_author_sits_down_against_the_ladder(served: dict[str, Any], browser: Browser) -> None:
+    """The authors' page, with the token, seats the author against a bot of the ladder; its link
+    opens the card table with that bot at the other seat."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.errors()  # the earlier tests' own
+    browser.driver.get(served["url"] + "author")
+    browser.driver.find_element(By.CSS_SELECTOR, "#show input[name=token]").send_keys(served["token"])
+    click(browser, "#show button")
+    Select(browser.driver.find_element(By.CSS_SELECTOR, "#sit select[name=seat]")).select_by_value("1")
+    Select(browser.driver.find_element(By.CSS_SELECTOR, "#sit select[name=bot]")).select_by_value("steady")
+    click(browser, "#sit button")
+    assert texts(browser, "#message") == ["your table 1 is ready: seat 1, against steady"]
+    click(browser, "#table-link")
+    wait_for(browser, "return document.body.textContent.includes('steady-v1')", "the table with the ladder's bot")
+    assert "Klaberjass" in browser.js("return document.title")
+    browser.driver.get(served["url"] + "index.html")  # leaves the table, which ends after its grace time
+    assert browser.errors() == []
+
+
 def test_upload_form_accepts_a_bot_and_refuses_wrong_tokens_and_markup(served: dict[str, Any],
                                                                        browser: Browser) -> None:
     from selenium.webdriver.common.by import By
