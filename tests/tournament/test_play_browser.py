@@ -87,6 +87,22 @@ document.querySelectorAll("#hand .card").forEach(e => {
   inside(e, "hand card " + e.dataset.card);
   if (getComputedStyle(e).opacity !== "1") out.push(`hand card ${e.dataset.card} dimmed`);
 });
+const meet = (a, b) => Math.min(a.right, b.right) > Math.max(a.left, b.left) + 0.5
+                    && Math.min(a.bottom, b.bottom) > Math.max(a.top, b.top) + 0.5;
+document.querySelectorAll("#tableinfo .fact").forEach(n => {
+  const a = n.getBoundingClientRect();
+  document.querySelectorAll("#trick .play, #trick .title, #seats .seat").forEach(e => {
+    if (meet(a, e.getBoundingClientRect()))
+      out.push(`the note ${n.textContent} under ${e.className} ${e.textContent.slice(0, 20)}`);
+  });
+});
+const sheet = document.querySelector("#sheet table");
+if (sheet && sheet.getBoundingClientRect().right > document.getElementById("sheet").getBoundingClientRect().right)
+  out.push("the score sheet is wider than its box");
+document.querySelectorAll("aside .name, #sheet td.l").forEach(e => {
+  if (e.getClientRects().length > 1 || e.scrollHeight > e.clientHeight + 1)
+    out.push(`the name ${e.textContent} is broken over lines`);
+});
 const page = document.documentElement;
 if (page.scrollHeight > H || page.scrollWidth > W)
   out.push(`the page scrolls: ${page.scrollWidth}x${page.scrollHeight}`);
@@ -187,6 +203,25 @@ class Person:
         on_table = self.b.js('return Array.from(document.querySelectorAll("#trick .play .card"), e => e.dataset.card)')
         assert sorted(on_table) == sorted(last["cards"]), "the ended deal's last trick is not on the table"
 
+    def check_deal_tricks_at_the_end(self) -> None:
+        """Once the game is over, a seat's count of the deal's tricks (``deal_tricks``) is the ended
+        deal's, as on the score sheet, not what the game's last view has cleared."""
+        from trickcore.games import table_of
+
+        state = self.session.state
+        assert state is not None
+        keys = [key for key, f in table_of(state.info.name)["fields"].items() if f.get("deal_tricks")]
+        if not keys:
+            return
+        sheet = dict(self.b.js("""return Array.from(document.querySelectorAll('#sheet td[data-key="tricks"]'),
+                                  td => [Number(td.dataset.seat), JSON.parse(td.dataset.value)]);"""))
+        for key in keys:
+            seats = dict(self.b.js("""return Array.from(document.querySelectorAll('#seats .seat'), d => {
+                const f = d.querySelector('.fact[data-key="' + arguments[0] + '"]');
+                return [Number(d.id.slice(5)), f ? JSON.parse(f.dataset.value) : null]; });""", key))
+            assert seats == sheet, f"{key} at the seats {seats}, the sheet's tricks {sheet}"
+            assert sum(sheet.values()) > 0
+
     def check_shown(self) -> None:
         """Nothing the page shows or was sent is a card hidden from the seat now."""
         state = self.session.state
@@ -239,6 +274,7 @@ class Person:
                 self.b.driver.find_element(By.CSS_SELECTOR, "#choices button.go").click()
             else:
                 self.check_sheet()
+                self.check_deal_tricks_at_the_end()
                 return {"scores": self.b.js("return over.scores"), "text": self.b.js(
                     "return document.getElementById('seats').textContent")}
 

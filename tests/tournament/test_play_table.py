@@ -66,6 +66,9 @@ def test_every_field_of_every_view_is_described(game, players):
         if field["at"] != "none":
             assert field.get("label"), f"{key} is shown without a label"
             check_how(key, field)
+        if field.get("deal_tricks"):   # counted from the deal's trick events at the end: a seat's count
+            assert field["at"] == "seat" and field.get("how", "text") in ("text", "number"), key
+            assert table.get("sheet"), f"{key}: the deal's tricks are counted up to the sheet's event"
         if field["at"] == "seat":
             for view in views:
                 if key in view and view[key] is not None:

@@ -169,6 +169,7 @@ function render() {
   renderSheet();
   renderResult();
   renderHint();
+  layoutMiddle();   // last: the felt's size follows what is drawn under it and above it
 }
 /* The hint (with --hints): a button at the person's decisions, and once pressed what the bundled
    search bot would play and the value it found for each option (a share of the points at stake). */
@@ -278,8 +279,15 @@ function drawnEl(v, f) {
     case "suit": return el("span", "suit", (TABLE.suits || {})[v] || String(v));
     case "suits": return el("span", "suit", [...(Array.isArray(v) ? v : String(v))].map(x => (TABLE.suits || {})[x] || x).join(" "));
     case "dice": return el("span", "dice", Number.isInteger(v) && v >= 1 && v <= 6 ? "⚀⚁⚂⚃⚄⚅"[v - 1] : String(v));
-    case "seat": return el("span", null, v === ME ? "you" : names[v] === undefined ? String(v) : names[v]);
-    case "seats": return el("span", null, v.map(x => x === ME ? "you" : names[x]).join(", "));
+    case "seat": return el("span", "name", v === ME ? "you" : names[v] === undefined ? String(v) : names[v]);
+    case "seats": {    // a list of names breaks between names, never inside one
+      const box = el("span", "names");
+      v.forEach((x, i) => {
+        if (i) box.appendChild(document.createTextNode(", "));
+        box.appendChild(el("span", "name", x === ME ? "you" : names[x]));
+      });
+      return box;
+    }
     case "words": return el("span", null, (f.words || {})[String(v)] || String(v));
     case "number": return el("span", null, fmtNum(v));
     case "list": {     // each element drawn as ``f.item``, the ones that show nothing left out
@@ -350,6 +358,17 @@ function teamOf(s) {
 /* The score sheet of the last deal that ended (the game's description names the event that ends a
    deal, its columns and caption): per seat each column's value, the tricks it took in the deal
    (counted from the deal's trick events), and the running total where the event has one. */
+/* Each seat's tricks in the last deal that ended (the one the score sheet shows): its trick events
+   since the deal before ended; null before a deal has ended. */
+function dealTricks() {
+  const sheet = TABLE.sheet;
+  const at = sheet ? events.map(e => e.type).lastIndexOf(sheet.event) : -1;
+  if (at < 0) return null;
+  const before = events.slice(0, at).map(e => e.type).lastIndexOf(sheet.event);
+  const tricks = new Array(N).fill(0);
+  for (const e of events.slice(before + 1, at)) if (e.type === "trick") for (const w of winnersOf(e)) tricks[w] += 1;
+  return tricks;
+}
 function renderSheet() {
   const box = document.getElementById("sheet");
   box.textContent = "";
@@ -357,9 +376,7 @@ function renderSheet() {
   if (!sheet || (state !== "pause" && state !== "over")) return;
   const at = events.map(e => e.type).lastIndexOf(sheet.event);
   if (at < 0) return;
-  const ev = events[at], before = events.slice(0, at).map(e => e.type).lastIndexOf(sheet.event);
-  const tricks = new Array(N).fill(0);
-  for (const e of events.slice(before + 1, at)) if (e.type === "trick") for (const w of winnersOf(e)) tricks[w] += 1;
+  const ev = events[at], tricks = dealTricks();
   box.appendChild(el("h2", null, sheet.title || "The deal's score sheet"));
   const caption = el("p", "caption");
   for (const [key, f] of Object.entries(sheet.caption || {})) {
@@ -375,7 +392,8 @@ function renderSheet() {
   table.appendChild(head);
   for (let s = 0; s < N; s++) {
     const row = el("tr", s === ME ? "me" : null);
-    row.appendChild(el("td", "l", s === ME ? "you" : names[s]));
+    const who = row.appendChild(el("td", "l", s === ME ? "you" : names[s]));
+    who.title = seatName(s);
     for (const col of sheet.columns) {
       const all = ev[col.key];
       const value = !Array.isArray(all) ? null : all.length === N ? all[s] : teamOf(s) !== null ? all[teamOf(s)] : null;
@@ -461,6 +479,7 @@ function renderSeats() {
   box.textContent = "";
   if (!view) return;
   const perSeat = fieldsAt("seat");
+  const ended = state === "over" ? dealTricks() : null;
   for (let s = 0; s < N; s++) {
     const d = el("div", "seat" + (s === ME ? " me" : "") + (view.to_move === s ? " tomove" : ""));
     d.id = "seat-" + s;
@@ -481,8 +500,13 @@ function renderSeats() {
     }
     const facts = el("div", "facts");
     for (const [key, f] of perSeat) {
-      const fact = Array.isArray(view[key]) ? factEl(f, view[key][s]) : null;
-      if (fact) facts.appendChild(fact);
+      // A count of the deal's tricks that the game's last view has cleared: the ended deal's.
+      const value = f.deal_tricks && state === "over" && ended ? ended[s] : Array.isArray(view[key]) ? view[key][s] : null;
+      const fact = value !== null ? factEl(f, value) : null;
+      if (!fact) continue;
+      fact.dataset.key = key;
+      fact.dataset.value = JSON.stringify(value);
+      facts.appendChild(fact);
     }
     d.appendChild(facts);
     if (over) {    // the game's result, first in the seat's line
@@ -500,6 +524,67 @@ function renderTableInfo() {
     const fact = factEl(f, view[key]);
     if (fact) box.appendChild(fact);
   }
+}
+/* The middle of the table: the notes (#tableinfo) near the middle, a completed trick's title just
+   above them, and the trick's cards around both, each moved out toward its seat as far as needed
+   to leave the notes and the title uncovered.  Of a few heights of the notes (and the same at a
+   smaller size), the one where no moved card meets a seat, at the full size if one does, and
+   with the cards moved least. */
+const MIDDLE_TOPS = [50, 54, 46, 58, 42, 62];
+function layoutMiddle() {
+  const felt = document.getElementById("felt").getBoundingClientRect();
+  const box = document.getElementById("tableinfo"), title = document.querySelector("#trick .title");
+  const plays = Array.from(document.querySelectorAll("#trick .play"), e => ({e, r: e.getBoundingClientRect()}));
+  const seats = Array.from(document.querySelectorAll("#seats .seat"), e => e.getBoundingClientRect());
+  const meet = (a, b) => Math.min(a.right, b.right) > Math.max(a.left, b.left)
+                      && Math.min(a.bottom, b.bottom) > Math.max(a.top, b.top);
+  const cx = felt.left + felt.width / 2, cy = felt.top + felt.height / 2;
+  // How far along u a span [lo, hi] must go to leave [keepLo, keepHi].
+  const clear = (lo, hi, keepLo, keepHi, u) =>
+    hi <= keepLo || lo >= keepHi ? 0 : u > 1e-6 ? (keepHi - lo) / u : u < -1e-6 ? (hi - keepLo) / -u : Infinity;
+  const arrange = (small, top) => {
+    box.classList.toggle("small", small);
+    box.style.top = top + "%";
+    const notes = box.childNodes.length ? box.getBoundingClientRect() : null;
+    if (title) {
+      const t = title.getBoundingClientRect();
+      const y = notes ? notes.top - felt.top - t.height / 2 - 2 : felt.height * 0.46;
+      title.style.top = (100 * y / felt.height).toFixed(2) + "%";
+    }
+    const parts = [notes, title ? title.getBoundingClientRect() : null].filter(r => r && r.width);
+    const keep = parts.length ? {left: Math.min(...parts.map(r => r.left)) - 6, right: Math.max(...parts.map(r => r.right)) + 6,
+                                 top: Math.min(...parts.map(r => r.top)) - 6, bottom: Math.max(...parts.map(r => r.bottom)) + 6} : null;
+    let hits = 0, moved = 0;
+    const moves = plays.map(({r}) => {
+      if (!keep) return [0, 0];
+      let ux = (r.left + r.right) / 2 - cx, uy = (r.top + r.bottom) / 2 - cy;
+      const len = Math.hypot(ux, uy);
+      [ux, uy] = len ? [ux / len, uy / len] : [0, 1];
+      let t = Math.min(clear(r.left, r.right, keep.left, keep.right, ux), clear(r.top, r.bottom, keep.top, keep.bottom, uy));
+      if (!isFinite(t)) t = 0;
+      const at = {left: r.left + t * ux, right: r.right + t * ux, top: r.top + t * uy, bottom: r.bottom + t * uy};
+      if (seats.some(s => meet(at, s)) || at.left < felt.left || at.right > felt.right || at.top < felt.top
+          || at.bottom > felt.bottom) hits += 1;
+      moved += t;
+      return [t * ux, t * uy];
+    });
+    return {small, top, moves, score: hits * 1e6 + (small ? 1e3 : 0) + moved};
+  };
+  let best = null;
+  for (const small of [false, true]) {
+    for (const top of MIDDLE_TOPS) {
+      const tried = arrange(small, top);
+      if (best === null || tried.score < best.score) best = tried;
+    }
+    if (best.score < 1e3) break;     // at the full size, nothing under a seat
+  }
+  arrange(best.small, best.top);
+  plays.forEach(({e}, i) => {
+    const [dx, dy] = best.moves[i];
+    if (!dx && !dy) return;
+    e.style.left = (parseFloat(e.style.left) + 100 * dx / felt.width).toFixed(2) + "%";
+    e.style.top = (parseFloat(e.style.top) + 100 * dy / felt.height).toFixed(2) + "%";
+  });
 }
 function renderHand() {
   const box = document.getElementById("hand");

@@ -5,6 +5,9 @@ decision asks, with its rule (docs/rules/beim_jupiter.md).
 ``at``: ``seat`` (a list with one value per seat, shown at each seat), ``table`` (on the felt
 beside the trick), ``side`` (the list beside the table) or ``none`` (drawn by the page as the
 game interface's hand, trick, dealer and turn, or a count the page shows otherwise).
+``deal_tricks`` (a field at the seats): the field is each seat's tricks in the deal, which the
+game's view after its end no longer holds; once the game is over the page shows the ended deal's
+count instead (from its trick events, as the score sheet counts them).
 """
 
 from __future__ import annotations

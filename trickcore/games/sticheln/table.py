@@ -43,7 +43,8 @@ TABLE: dict[str, Any] = {
         "laid_out": {"at": "seat", "label": "laid out", "how": "cards"},
         "special_colours": {"at": "seat", "label": "pain colour", "how": "suits"},
         "won": {"at": "seat", "label": "pain cards won", "how": "cards"},
-        "tricks_won": {"at": "seat", "label": "tricks"},
+        # The game's last view has cleared the round's tricks: at the end, the page counts them.
+        "tricks_won": {"at": "seat", "label": "tricks", "deal_tricks": True},
         "scores": {"at": "seat", "label": "score", "how": "number"},
         "colour_choice": {"at": "seat", "label": "colour chosen", "how": "suits"},
     },
