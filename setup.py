@@ -11,6 +11,7 @@ The game flow (trickcore/game.py, trickcore/games/) is plain Python: card play r
 through the binding, and a game module runs under a debugger as written."""
 
 import os
+import shlex
 from glob import glob
 
 from Cython.Build import cythonize
@@ -62,7 +63,10 @@ class BuildExt(build_ext):
             return
         objects = self.compiler.compile([LAUNCHER_SOURCE], output_dir=self.build_temp,
                                         extra_postargs=["-O2", "-std=c99", "-g0", "-Wall"])
-        self.compiler.link_executable(objects, LAUNCHER, output_dir=folder, extra_postargs=LINK)
+        # LDFLAGS as the extensions' link has them (a sanitizer build compiles with -fsanitize and
+        # must link its runtime); distutils puts them on shared objects only.
+        self.compiler.link_executable(objects, LAUNCHER, output_dir=folder,
+                                      extra_postargs=LINK + shlex.split(os.environ.get("LDFLAGS", "")))
 
 
 #: The games' rules (docs/rules/*.md), which `trickcore play` serves as a page: written once in
