@@ -133,10 +133,26 @@ def policy_of(name: str) -> Callable[[dict[str, Any], list[str], random.Random],
     return lambda observation, legal, rng: choose(observation, legal)
 
 
+#: What every game's table shares, so that a game's table.py describes only its own: the fields
+#: of the common interface (docs/game-interface.md), which the page draws itself (hand, trick,
+#: dealer, turn) or counts, and how the events' common fields are drawn.  A game's own entry for
+#: one of these keys wins.
+INTERFACE_FIELDS: dict[str, Any] = {key: {"at": "none"} for key in (
+    "game", "seat", "players", "decision", "to_move", "dealer", "hand", "hand_sizes", "trick", "last_trick",
+    "tricks")}
+INTERFACE_EVENT_FIELDS: dict[str, Any] = {
+    "seat": {"how": "seat"}, "dealer": {"how": "seat"}, "leader": {"how": "seat"}, "winner": {"how": "seat"},
+    "card": {"how": "card"}, "cards": {"how": "cards"}, "scores": {"how": "list", "item": {"how": "number"}},
+    "totals": {"how": "list", "item": {"how": "number"}}, "trump": {"how": "suit"},
+}
+
+
 def table_of(name: str) -> dict[str, Any]:
     """How the game's view is shown to a person (``GameInfo.table``): a JSON-able dict with
     ``fields`` (view key -> ``at``, ``label``, ``how``), ``decisions`` (decision kind -> ``ask``,
-    ``rule``), ``suits`` and ``rules``; an empty description for a game without one."""
+    ``rule``), ``event_fields``, ``events``, ``suits`` and ``rules``: the game's own description
+    over the interface's shared one (INTERFACE_FIELDS, INTERFACE_EVENT_FIELDS); an empty
+    description for a game without one."""
     info = get_game(name)
     if not info.table:
         return {"fields": {}, "decisions": {}, "suits": {}, "rules": ""}
@@ -144,7 +160,8 @@ def table_of(name: str) -> dict[str, Any]:
     table = getattr(importlib.import_module(module), attribute or "TABLE", None)
     if not isinstance(table, dict):
         raise GameConfigError(f"{info.name}: its table {info.table!r} names no dict")
-    return table
+    return {**table, "fields": {**INTERFACE_FIELDS, **table.get("fields", {})},
+            "event_fields": {**INTERFACE_EVENT_FIELDS, **table.get("event_fields", {})}}
 
 
 def _takes_rng(function: Callable[..., Any]) -> bool:

@@ -16,11 +16,9 @@ from typing import Any
 
 SUITS = {"B": "blue", "R": "red", "Y": "yellow", "G": "green", "none": "no trump"}
 
-#: How the fields of the events the game tells (``events``) are drawn.
+#: How the fields of its events (``events``) are drawn, beyond those every game shares
+#: (trickcore.games.INTERFACE_EVENT_FIELDS).
 EVENT_FIELDS: dict[str, Any] = {
-    "seat": {"how": "seat"}, "dealer": {"how": "seat"}, "leader": {"how": "seat"}, "winner": {"how": "seat"},
-    "card": {"how": "card"}, "cards": {"how": "cards"}, "scores": {"how": "list", "item": {"how": "number"}},
-    "totals": {"how": "list", "item": {"how": "number"}}, "trump": {"how": "suit"},
     "start_player": {"how": "seat"}
 }
 
@@ -28,10 +26,6 @@ TABLE: dict[str, Any] = {
     "rules": "beim_jupiter.md",
     "suits": SUITS,
     "fields": {
-        "game": {"at": "none"}, "seat": {"at": "none"}, "players": {"at": "none"},
-        "decision": {"at": "none"}, "to_move": {"at": "none"}, "dealer": {"at": "none"},
-        "hand": {"at": "none"}, "hand_sizes": {"at": "none"}, "trick": {"at": "none"},
-        "last_trick": {"at": "none"}, "tricks": {"at": "none"},
         "round": {"at": "table", "label": "round"},
         "rounds": {"at": "side", "label": "rounds in the game"},
         "tricks_this_round": {"at": "side", "label": "tricks this round"},

@@ -10,11 +10,9 @@ from typing import Any
 
 SUITS = {"R": "red", "B": "blue", "G": "green"}
 
-#: How the fields of the events the game tells (``events``) are drawn.
+#: How the fields of its events (``events``) are drawn, beyond those every game shares
+#: (trickcore.games.INTERFACE_EVENT_FIELDS).
 EVENT_FIELDS: dict[str, Any] = {
-    "seat": {"how": "seat"}, "dealer": {"how": "seat"}, "leader": {"how": "seat"}, "winner": {"how": "seat"},
-    "card": {"how": "card"}, "cards": {"how": "cards"}, "scores": {"how": "list", "item": {"how": "number"}},
-    "totals": {"how": "list", "item": {"how": "number"}}, "trump": {"how": "suit"},
     "game": {"how": "number"}
 }
 
@@ -22,10 +20,7 @@ TABLE: dict[str, Any] = {
     "rules": "sticheln.md",
     "suits": SUITS,
     "fields": {
-        "game": {"at": "none"}, "seat": {"at": "none"}, "players": {"at": "none"},
-        "decision": {"at": "none"}, "to_move": {"at": "none"}, "dealer": {"at": "none"},
-        "hand": {"at": "none"}, "hand_sizes": {"at": "none"}, "double_trick": {"at": "none"},
-        "last_trick": {"at": "none"}, "double_tricks": {"at": "none"},
+        "double_trick": {"at": "none"}, "double_tricks": {"at": "none"},
         "game_scores": {"at": "none"}, "previous_games": {"at": "none"},  # each game's end: its event
         "game_number": {"at": "table", "label": "game"},
         "games": {"at": "side", "label": "games in the match"},

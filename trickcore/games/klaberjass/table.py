@@ -14,11 +14,9 @@ MELD = {"seat": {"how": "seat"}, "kind": {"how": "text"}, "suit": {"how": "suit"
         "value": {"label": "worth"}}
 CALL = {"seat": {"how": "seat"}, "call": {"how": "text"}}
 
-#: How the fields of the events the game tells (``events``) are drawn.
+#: How the fields of its events (``events``) are drawn, beyond those every game shares
+#: (trickcore.games.INTERFACE_EVENT_FIELDS).
 EVENT_FIELDS: dict[str, Any] = {
-    "seat": {"how": "seat"}, "dealer": {"how": "seat"}, "leader": {"how": "seat"}, "winner": {"how": "seat"},
-    "card": {"how": "card"}, "cards": {"how": "cards"}, "scores": {"how": "list", "item": {"how": "number"}},
-    "totals": {"how": "list", "item": {"how": "number"}}, "trump": {"how": "suit"},
     "turned": {"how": "card"}, "declarer": {"how": "seat"},
     "melds": {"how": "list", "item": {"how": "record", "parts": MELD}}, "best": {"how": "record", "parts": MELD},
     "points": {"how": "list", "item": {"how": "number"}}, "dice": {"how": "list", "item": {"how": "dice"}}
@@ -28,10 +26,7 @@ TABLE: dict[str, Any] = {
     "rules": "klaberjass.md",
     "suits": SUITS,
     "fields": {
-        "game": {"at": "none"}, "seat": {"at": "none"}, "players": {"at": "none"},
-        "decision": {"at": "none"}, "to_move": {"at": "none"}, "dealer": {"at": "none"},
-        "hand": {"at": "none"}, "hand_sizes": {"at": "none"}, "trick": {"at": "none"},
-        "last_trick": {"at": "none"}, "tricks": {"at": "none"}, "phase": {"at": "none"},
+        "phase": {"at": "none"},
         "teams": {"at": "none"},        # the page marks each seat's team
         "turned_suit": {"at": "none"},  # the turned card itself lies on the table
         "results": {"at": "none"},      # each deal's end: its event

@@ -10,11 +10,9 @@ from typing import Any
 
 SUITS = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs"}
 
-#: How the fields of the events the game tells (``events``) are drawn.
+#: How the fields of its events (``events``) are drawn, beyond those every game shares
+#: (trickcore.games.INTERFACE_EVENT_FIELDS).
 EVENT_FIELDS: dict[str, Any] = {
-    "seat": {"how": "seat"}, "dealer": {"how": "seat"}, "leader": {"how": "seat"}, "winner": {"how": "seat"},
-    "card": {"how": "card"}, "cards": {"how": "cards"}, "scores": {"how": "list", "item": {"how": "number"}},
-    "totals": {"how": "list", "item": {"how": "number"}}, "trump": {"how": "suit"},
     "cards_won": {"how": "number"}
 }
 
@@ -22,8 +20,6 @@ TABLE: dict[str, Any] = {
     "rules": "",
     "suits": SUITS,
     "fields": {
-        "game": {"at": "none"}, "seat": {"at": "none"}, "to_move": {"at": "none"}, "hand": {"at": "none"},
-        "trick": {"at": "none"}, "last_trick": {"at": "none"}, "tricks": {"at": "none"},
         "trump": {"at": "table", "label": "trump", "how": "suit"},
         "tricks_won": {"at": "seat", "label": "tricks"},
     },

@@ -23,11 +23,9 @@ TABLE_CONTRACT: dict[str, Any] = {"how": "record", "parts": {
 SEAT_CHOICE = {"seat": {"how": "seat"}, "choice": {"how": "words", "words": {"HAND": "from hand",
                                                                               "TAKE": "squint taken"}}}
 
-#: How the fields of the events the game tells (``events``) are drawn.
+#: How the fields of its events (``events``) are drawn, beyond those every game shares
+#: (trickcore.games.INTERFACE_EVENT_FIELDS).
 EVENT_FIELDS: dict[str, Any] = {
-    "seat": {"how": "seat"}, "dealer": {"how": "seat"}, "leader": {"how": "seat"}, "winner": {"how": "seat"},
-    "card": {"how": "card"}, "cards": {"how": "cards"}, "scores": {"how": "list", "item": {"how": "number"}},
-    "totals": {"how": "list", "item": {"how": "number"}}, "trump": {"how": "suit"},
     "eldest": {"how": "seat"}, "bids": {"how": "list", "item": {"how": "card"}},
     "contract": TABLE_CONTRACT, "choice": SEAT_CHOICE["choice"]
 }
@@ -36,10 +34,7 @@ TABLE: dict[str, Any] = {
     "rules": "squint.md",
     "suits": SUITS,
     "fields": {
-        "game": {"at": "none"}, "seat": {"at": "none"}, "players": {"at": "none"},
-        "decision": {"at": "none"}, "to_move": {"at": "none"}, "dealer": {"at": "none"},
-        "hand": {"at": "none"}, "hand_sizes": {"at": "none"}, "trick": {"at": "none"},
-        "last_trick": {"at": "none"}, "tricks": {"at": "none"}, "phase": {"at": "none"},
+        "phase": {"at": "none"},
         "results": {"at": "none"},   # each deal's end: its event
         "deal": {"at": "table", "label": "deal"},
         "eldest": {"at": "side", "label": "eldest hand", "how": "seat"},

@@ -10,11 +10,9 @@ from typing import Any
 
 SUITS = {"R": "red", "B": "blue", "G": "green", "Y": "yellow", "N": "brown", "V": "violet"}
 
-#: How the fields of the events the game tells (``events``) are drawn.
+#: How the fields of its events (``events``) are drawn, beyond those every game shares
+#: (trickcore.games.INTERFACE_EVENT_FIELDS).
 EVENT_FIELDS: dict[str, Any] = {
-    "seat": {"how": "seat"}, "dealer": {"how": "seat"}, "leader": {"how": "seat"}, "winner": {"how": "seat"},
-    "card": {"how": "card"}, "cards": {"how": "cards"}, "scores": {"how": "list", "item": {"how": "number"}},
-    "totals": {"how": "list", "item": {"how": "number"}}, "trump": {"how": "suit"},
     "colours": {"how": "suits"}
 }
 
@@ -22,10 +20,7 @@ TABLE: dict[str, Any] = {
     "rules": "sticheln.md",
     "suits": SUITS,
     "fields": {
-        "game": {"at": "none"}, "seat": {"at": "none"}, "players": {"at": "none"},
-        "decision": {"at": "none"}, "to_move": {"at": "none"}, "dealer": {"at": "none"},
-        "hand": {"at": "none"}, "hand_sizes": {"at": "none"}, "trick": {"at": "none"},
-        "last_trick": {"at": "none"}, "tricks": {"at": "none"}, "phase": {"at": "none"},
+        "phase": {"at": "none"},
         "flags": {"at": "none"},            # the variant, in words, is shown on the table
         "laid_out_count": {"at": "none"},   # the laid-out cards themselves are shown at each seat
         "round_scores": {"at": "none"}, "previous_rounds": {"at": "none"},  # each round's end: its event
