@@ -355,8 +355,7 @@ def _time_startup(config: TournamentConfig) -> float:
 
 def measure_startup(sandbox: str, starts: int = 10) -> float:
     """Median milliseconds from starting the bundled random bot to the end of its handshake."""
-    config = _startup_config(sandbox)
-    return statistics.median(_time_startup(config) for _ in range(starts))
+    return statistics.median(measure_startups((sandbox,), starts)[sandbox])
 
 
 def measure_startups(kinds: Sequence[str], starts: int = 10) -> dict[str, list[float]]:

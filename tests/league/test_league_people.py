@@ -143,3 +143,9 @@ def test_sitting_down_is_refused_with_a_reason(served: dict[str, Any], fields: l
     got, page = post(served["url"] + "play", token + fields)
     assert got == status and words in message(page), (got, message(page))
     assert "<b>" not in page  # markup in a field is shown as text
+
+
+def test_a_bot_chosen_for_two_seats_gets_a_name_per_seat() -> None:
+    from tournament.league.people import _unique
+
+    assert _unique(["a-v1", "b-v2", "a-v1", "a-v1"]) == ["a-v1", "b-v2", "a-v1-2", "a-v1-3"]

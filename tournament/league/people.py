@@ -152,10 +152,8 @@ class PeopleTables:
 
 def _unique(names: list[str]) -> list[str]:
     """The seats' names, a bot chosen twice numbered from its second seat on."""
-    out: list[str] = []
-    for name in names:
-        out.append(name if name not in out else f"{name}-{sum(n.startswith(name) for n in out) + 1}")
-    return out
+    return [name if names.index(name) == i else f"{name}-{names[:i + 1].count(name)}"
+            for i, name in enumerate(names)]
 
 
 def tables_of(league: League, author: str) -> list[dict[str, Any]]:
